@@ -1,0 +1,159 @@
+//! Type conversion.
+//!
+//! Spec: spec.md § Type Conversions and Unification
+//!
+//! The public API is [`convert`] (a value to a type, unsafe conversions
+//! allowed, reporting the conversion's safety) and [`conversion_safety`]
+//! (whether, and how safely, one type converts to another). The rules for
+//! null values, the dynamic pseudo-type and unknown values are applied once,
+//! here; the per-kind rules live in [`primitive`], [`collection`] and
+//! [`structural`], and the type-level rules in [`safety`].
+
+mod collection;
+mod primitive;
+mod safety;
+mod structural;
+
+pub use safety::{conversion_safety, resolve_target};
+
+use crate::diagnostic::{Diagnostic, Phase};
+use crate::types::Type;
+use crate::value::Value;
+
+/// The two classes of conversion.
+///
+/// "A conversion is "safe" if any distinct value of the source type has a
+/// corresponding distinct value in the target type. A conversion is "unsafe"
+/// if either the target type values are _not_ distinct [...] or if some
+/// values of the source type do not have any corresponding value in the
+/// target type."
+///
+/// Spec: spec.md § Type Conversions and Unification
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Safety {
+    Unsafe,
+    Safe,
+}
+
+impl Safety {
+    /// The safety of a conversion made of two conversions: safe only if both
+    /// are.
+    pub fn and(self, other: Safety) -> Safety {
+        self.min(other)
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Safety::Safe => "safe",
+            Safety::Unsafe => "unsafe",
+        }
+    }
+}
+
+/// The result of a successful conversion.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Converted {
+    pub value: Value,
+    pub safety: Safety,
+}
+
+/// A conversion failure deep inside a value: where, and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Failure {
+    /// The path from the converted value to the failing part, such as
+    /// `[2].name`; empty for the value itself.
+    pub path: String,
+    pub message: String,
+}
+
+impl Failure {
+    pub(crate) fn new(message: impl Into<String>) -> Failure {
+        Failure {
+            path: String::new(),
+            message: message.into(),
+        }
+    }
+
+    /// The same failure seen from the enclosing value.
+    pub(crate) fn inside(mut self, step: &str) -> Failure {
+        self.path.insert_str(0, step);
+        self
+    }
+
+    fn into_diagnostic(self) -> Diagnostic {
+        let summary = if self.path.is_empty() {
+            self.message
+        } else {
+            format!("at {}: {}", self.path, self.message)
+        };
+        Diagnostic::new(Phase::Conversion, summary, "")
+    }
+}
+
+/// Converts a value to a type, allowing unsafe conversions, and reports the
+/// class of the conversion that applied.
+///
+/// - "Conversion of any value _to_ the dynamic pseudo-type is a no-op. The
+///   result is the input value, verbatim."
+/// - "All null values are safely convertable to a null value of any other
+///   type, regardless of other type-specific rules" — the null of the dynamic
+///   pseudo-type included. SPEC-GAP(spec-notes/gaps/null-to-any-type.md)
+/// - "Conversion _from_ the dynamic pseudo-type _to_ any other type always
+///   succeeds, producing an unknown value of the target type."
+/// - Otherwise the target is resolved against the value's type (the dynamic
+///   parts of a type specification such as `list(any)` take the source's
+///   types) and the type-level rules decide whether, and how safely, the
+///   conversion exists; the value-level rules then convert, failing where
+///   an unsafe conversion has no result for this value.
+///
+/// Spec: spec.md § Type Conversions and Unification
+pub fn convert(v: &Value, to: &Type) -> Result<Converted, Diagnostic> {
+    let safe = |value| Converted {
+        value,
+        safety: Safety::Safe,
+    };
+    if *to == Type::Dynamic {
+        return Ok(safe(v.clone()));
+    }
+    match v {
+        Value::Null(_) => return Ok(safe(Value::Null(to.clone()))),
+        Value::Unknown(Type::Dynamic) => return Ok(safe(Value::Unknown(to.clone()))),
+        _ => {}
+    }
+    let from = v.ty();
+    let no_conversion = || {
+        Diagnostic::new(
+            Phase::Conversion,
+            format!("no conversion from {from} to {to}"),
+            "",
+        )
+    };
+    let target = resolve_target(&from, to).ok_or_else(no_conversion)?;
+    let safety = conversion_safety(&from, &target).ok_or_else(no_conversion)?;
+    let value = convert_value(v, &target).map_err(Failure::into_diagnostic)?;
+    Ok(Converted { value, safety })
+}
+
+/// Converts a value whose type is known to convert to `to`, where `to` has
+/// already been resolved against the value's type.
+pub(crate) fn convert_value(v: &Value, to: &Type) -> Result<Value, Failure> {
+    match (v, to) {
+        (_, Type::Dynamic) => Ok(v.clone()),
+        (Value::Null(_), _) => Ok(Value::Null(to.clone())),
+        // An unknown value converts to the unknown value of the target type:
+        // which value it becomes is as unknown as the value itself.
+        (Value::Unknown(_), _) => Ok(Value::Unknown(to.clone())),
+        (Value::String(_) | Value::Number(_) | Value::Bool(_), _) => {
+            primitive::convert_primitive(v, to)
+        }
+        (_, Type::List(_) | Type::Set(_) | Type::Map(_)) => {
+            collection::convert_to_collection(v, to)
+        }
+        (_, Type::Tuple(_)) => structural::convert_to_tuple(v, to),
+        (_, Type::Object(_)) => structural::convert_to_object(v, to),
+        _ => Err(Failure::new(format!(
+            "a {} value cannot become a {to}",
+            v.ty().kind_name()
+        ))),
+    }
+}

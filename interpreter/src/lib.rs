@@ -1,0 +1,33 @@
+//! A spec-literal reference interpreter for HCL v2.
+//!
+//! Each module implements one section of the specification and is named after
+//! it; every item cites the section it implements as
+//! `Spec: <document> § <section>`. Where the specification is silent or the
+//! reference implementation departs from it, a `SPEC-GAP(...)` tag names the
+//! note under `spec-notes/` that records the decision.
+//!
+//! The information model (`spec.md`):
+//! - [`types`]: § Values and Value Types: the types, type identity and the
+//!   *matches* relation, and the type syntax the suite writes types in.
+//! - [`number`]: § Primitive Types: arbitrary-precision numbers.
+//! - [`value`]: § Values and Value Types: values, null and unknown.
+//! - [`equality`]: the equality of values.
+//! - [`convert`]: § Type Conversions and Unification.
+//! - [`unify`]: § Type Unification.
+//! - [`operations`]: the operations on values that the native syntax's
+//!   operators denote (`hclsyntax-spec.md` § Operations).
+//! - [`diagnostic`]: the one error type of every phase.
+
+pub mod convert;
+pub mod diagnostic;
+pub mod equality;
+pub mod number;
+pub mod operations;
+pub mod types;
+pub mod unify;
+pub mod value;
+
+pub use diagnostic::{Diagnostic, Phase};
+pub use number::Number;
+pub use types::Type;
+pub use value::Value;

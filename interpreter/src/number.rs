@@ -1,0 +1,499 @@
+//! Arbitrary-precision numbers.
+//!
+//! Spec: spec.md § Primitive Types
+//!
+//! > A _number_ is an arbitrary-precision floating point value. [...] An
+//! > implementation may in practice implement numbers with limited precision
+//! > so long as the following constraints are met: Integers are represented
+//! > with at least 256 bits. Non-integer numbers are represented as floating
+//! > point values with a mantissa of at least 256 bits and a signed binary
+//! > exponent of at least 16 bits. [...]
+//!
+//! This interpreter represents a finite number as an exact decimal
+//! (`BigDecimal`) and keeps two invariants, checked by [`Number::finite`]:
+//! - an integer is exact and has fewer than [`MAX_INTEGER_DIGITS`] digits
+//!   (more is an overflow error);
+//! - a non-integer is rounded, half to even, to [`PRECISION`] significant
+//!   digits (about 332 bits), and one smaller than `10^MIN_EXPONENT` rounds
+//!   to zero.
+//!
+//! Both limits are checked before any digit is expanded, so inputs such as
+//! `1e999999999` cost no more than their text. Trailing zeros are always
+//! stripped, so equal numbers have equal representations.
+//!
+//! SPEC-GAP(spec-notes/gaps/numbers.md)
+
+use bigdecimal::num_bigint::{BigInt, Sign};
+use bigdecimal::{BigDecimal, RoundingMode, Signed, Zero};
+use std::cmp::Ordering;
+use std::fmt;
+use std::num::NonZeroU64;
+
+/// Integers have fewer digits than this; a larger one is an overflow.
+pub const MAX_INTEGER_DIGITS: i64 = 40_000;
+/// Significant decimal digits kept for a non-integer (about 332 bits).
+pub const PRECISION: u64 = 100;
+/// A non-integer smaller in magnitude than `10^MIN_EXPONENT` rounds to zero.
+pub const MIN_EXPONENT: i64 = -40_000;
+
+/// A number: finite, or one of the two infinities. There is no NaN.
+///
+/// Spec: spec.md § Primitive Types
+#[derive(Clone, Debug)]
+pub enum Number {
+    Finite(BigDecimal),
+    PositiveInfinity,
+    NegativeInfinity,
+}
+
+/// Why an arithmetic result or a numeral has no number.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NumberError {
+    /// The magnitude is beyond what the representation holds.
+    Overflow,
+    /// The result would be "not a number" (`inf - inf`, `0 * inf`...).
+    NotANumber,
+    /// A division or remainder by zero.
+    DivisionByZero,
+    /// The text is not a numeral of the expected syntax.
+    Syntax,
+}
+
+impl fmt::Display for NumberError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            NumberError::Overflow => "the number is too large to be represented",
+            NumberError::NotANumber => "the result is not a number",
+            NumberError::DivisionByZero => "division by zero",
+            NumberError::Syntax => "not a valid number",
+        })
+    }
+}
+
+impl std::error::Error for NumberError {}
+
+/// The number of decimal digits of a non-zero integer.
+fn decimal_digits(n: &BigInt) -> i64 {
+    BigDecimal::new(n.clone(), 0).digits() as i64
+}
+
+fn power_of_ten(exponent: u64) -> BigInt {
+    // Exponents are bounded by the representation's limits (a few times
+    // MAX_INTEGER_DIGITS), so they fit in a u32.
+    BigInt::from(10u8).pow(u32::try_from(exponent).unwrap_or(u32::MAX))
+}
+
+impl Number {
+    pub fn zero() -> Number {
+        Number::Finite(BigDecimal::zero())
+    }
+
+    /// A finite number, checked against the representation's limits and
+    /// rounded as § Primitive Types allows.
+    pub fn finite(d: BigDecimal) -> Result<Number, NumberError> {
+        if d.is_zero() {
+            return Ok(Number::zero());
+        }
+        let (mantissa, scale) = d.as_bigint_and_exponent();
+        let digits = decimal_digits(&mantissa);
+        // The decimal exponent of the leading digit.
+        let adjusted = digits - 1 - scale;
+        if adjusted >= MAX_INTEGER_DIGITS {
+            // "An error is produced if an integer value given in source cannot
+            // be represented precisely", and likewise for an overflowing
+            // non-integer.
+            return Err(NumberError::Overflow);
+        }
+        if scale > 0 && adjusted < MIN_EXPONENT {
+            return Ok(Number::zero());
+        }
+        let d = d.normalized();
+        let (_, scale) = d.as_bigint_and_exponent();
+        if scale > 0 && digits as u64 > PRECISION {
+            // "A non-integer number is rounded to the nearest possible value
+            // when a value is of too high a precision to be represented."
+            let precision = NonZeroU64::new(PRECISION).expect("non-zero");
+            return Ok(Number::Finite(
+                d.with_precision_round(precision, RoundingMode::HalfEven)
+                    .normalized(),
+            ));
+        }
+        Ok(Number::Finite(d))
+    }
+
+    pub fn from_i64(n: i64) -> Number {
+        Number::Finite(BigDecimal::from(n))
+    }
+
+    /// Reads a decimal numeral: `-?[0-9]+(\.[0-9]+)?`, followed when
+    /// `allow_exponent` by `([eE][+-]?[0-9]+)?`.
+    ///
+    /// The text is rounded as [`Number::finite`] says before any large
+    /// integer is built, so the cost is linear in the text's length.
+    pub fn parse_decimal(text: &str, allow_exponent: bool) -> Result<Number, NumberError> {
+        let (negative, rest) = match text.strip_prefix('-') {
+            Some(rest) => (true, rest),
+            None => (false, text),
+        };
+        let int_len = rest.bytes().take_while(u8::is_ascii_digit).count();
+        if int_len == 0 {
+            return Err(NumberError::Syntax);
+        }
+        let (int_digits, mut rest) = rest.split_at(int_len);
+        let mut frac_digits = "";
+        if let Some(after_point) = rest.strip_prefix('.') {
+            let frac_len = after_point.bytes().take_while(u8::is_ascii_digit).count();
+            if frac_len == 0 {
+                return Err(NumberError::Syntax);
+            }
+            (frac_digits, rest) = after_point.split_at(frac_len);
+        }
+        let mut exponent: i64 = 0;
+        if allow_exponent {
+            if let Some(after_e) = rest.strip_prefix(['e', 'E']) {
+                let (exp_negative, digits) = match after_e.as_bytes().first() {
+                    Some(b'-') => (true, &after_e[1..]),
+                    Some(b'+') => (false, &after_e[1..]),
+                    _ => (false, after_e),
+                };
+                if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+                    return Err(NumberError::Syntax);
+                }
+                // Saturate: any exponent this large is an overflow or zero.
+                for b in digits.bytes() {
+                    exponent = (exponent * 10 + i64::from(b - b'0')).min(1_000_000_000_000);
+                }
+                if exp_negative {
+                    exponent = -exponent;
+                }
+                rest = "";
+            }
+        }
+        if !rest.is_empty() {
+            return Err(NumberError::Syntax);
+        }
+        Number::from_digits(negative, int_digits, frac_digits, exponent)
+    }
+
+    /// The number `±(int_digits.frac_digits) × 10^exponent`.
+    fn from_digits(
+        negative: bool,
+        int_digits: &str,
+        frac_digits: &str,
+        exponent: i64,
+    ) -> Result<Number, NumberError> {
+        let all: String = [int_digits, frac_digits].concat();
+        let significant = all.trim_start_matches('0');
+        let without_trailing = significant.trim_end_matches('0');
+        if without_trailing.is_empty() {
+            return Ok(Number::zero());
+        }
+        let trailing = (significant.len() - without_trailing.len()) as i64;
+        let mut digits = without_trailing.to_string();
+        // value = digits × 10^-scale
+        let mut scale = frac_digits.len() as i64 - exponent - trailing;
+        let adjusted = digits.len() as i64 - 1 - scale;
+        if adjusted >= MAX_INTEGER_DIGITS {
+            return Err(NumberError::Overflow);
+        }
+        if scale > 0 {
+            if adjusted < MIN_EXPONENT {
+                return Ok(Number::zero());
+            }
+            if digits.len() as u64 > PRECISION {
+                let dropped = digits.len() as i64 - PRECISION as i64;
+                digits = round_digits_half_even(&digits, PRECISION as usize);
+                scale -= dropped;
+            }
+        }
+        let mantissa: BigInt = digits.parse().map_err(|_| NumberError::Syntax)?;
+        let mantissa = if negative { -mantissa } else { mantissa };
+        Number::finite(BigDecimal::new(mantissa, scale))
+    }
+
+    /// Whether the number is finite and has no fractional part.
+    pub fn is_integer(&self) -> bool {
+        match self {
+            Number::Finite(d) => d.is_integer(),
+            _ => false,
+        }
+    }
+
+    /// The sign: -1, 0 or 1.
+    pub fn signum(&self) -> i32 {
+        match self {
+            Number::PositiveInfinity => 1,
+            Number::NegativeInfinity => -1,
+            Number::Finite(d) => match d.sign() {
+                Sign::Minus => -1,
+                Sign::NoSign => 0,
+                Sign::Plus => 1,
+            },
+        }
+    }
+
+    fn infinity(sign: i32) -> Number {
+        if sign < 0 {
+            Number::NegativeInfinity
+        } else {
+            Number::PositiveInfinity
+        }
+    }
+
+    pub fn is_infinite(&self) -> bool {
+        !matches!(self, Number::Finite(_))
+    }
+
+    /// The value as an `i64`, if it is an integer in range.
+    pub fn to_i64(&self) -> Option<i64> {
+        match self {
+            Number::Finite(d) if d.is_integer() => {
+                let (mantissa, scale) = d.with_scale(0).into_bigint_and_exponent();
+                debug_assert_eq!(scale, 0);
+                i64::try_from(mantissa).ok()
+            }
+            _ => None,
+        }
+    }
+
+    pub fn negate(&self) -> Number {
+        match self {
+            Number::Finite(d) => Number::Finite(-d),
+            Number::PositiveInfinity => Number::NegativeInfinity,
+            Number::NegativeInfinity => Number::PositiveInfinity,
+        }
+    }
+
+    pub fn add(&self, other: &Number) -> Result<Number, NumberError> {
+        match (self, other) {
+            (Number::Finite(a), Number::Finite(b)) => Number::finite(a + b),
+            (Number::Finite(_), infinite) | (infinite, Number::Finite(_)) => Ok(infinite.clone()),
+            (a, b) if a.signum() == b.signum() => Ok(a.clone()),
+            // SPEC-GAP(spec-notes/gaps/numbers.md): `inf - inf` would be NaN.
+            _ => Err(NumberError::NotANumber),
+        }
+    }
+
+    pub fn subtract(&self, other: &Number) -> Result<Number, NumberError> {
+        self.add(&other.negate())
+    }
+
+    pub fn multiply(&self, other: &Number) -> Result<Number, NumberError> {
+        match (self, other) {
+            (Number::Finite(a), Number::Finite(b)) => Number::finite(a * b),
+            (a, b) => match a.signum() * b.signum() {
+                0 => Err(NumberError::NotANumber),
+                sign => Ok(Number::infinity(sign)),
+            },
+        }
+    }
+
+    /// The quotient, correctly rounded to [`PRECISION`] digits when it is not
+    /// an exact decimal.
+    pub fn divide(&self, other: &Number) -> Result<Number, NumberError> {
+        if other.signum() == 0 {
+            // SPEC-GAP(spec-notes/gaps/numbers.md): the spec has no NaN and
+            // does not say what `x / 0` is.
+            return Err(NumberError::DivisionByZero);
+        }
+        match (self, other) {
+            (Number::Finite(a), Number::Finite(b)) => divide_finite(a, b),
+            (Number::Finite(_), _) => Ok(Number::zero()),
+            (a, Number::Finite(_)) => Ok(Number::infinity(a.signum() * other.signum())),
+            _ => Err(NumberError::NotANumber),
+        }
+    }
+
+    /// The remainder of truncating division: its sign is the dividend's.
+    pub fn remainder(&self, other: &Number) -> Result<Number, NumberError> {
+        if other.signum() == 0 {
+            return Err(NumberError::DivisionByZero);
+        }
+        match (self, other) {
+            (Number::Finite(a), Number::Finite(b)) => {
+                let (ma, sa) = a.as_bigint_and_exponent();
+                let (mb, sb) = b.as_bigint_and_exponent();
+                let scale = sa.max(sb);
+                let ma = ma * power_of_ten((scale - sa) as u64);
+                let mb = mb * power_of_ten((scale - sb) as u64);
+                Number::finite(BigDecimal::new(ma % mb, scale))
+            }
+            (Number::Finite(_), _) => Ok(self.clone()),
+            _ => Err(NumberError::NotANumber),
+        }
+    }
+
+    /// The number as a decimal without exponent: the conversion of a number
+    /// to a string. The infinities are written `+Inf` and `-Inf`.
+    ///
+    /// Spec: spec.md § Primitive Type Conversions
+    ///
+    /// SPEC-GAP(spec-notes/gaps/number-string-syntax.md)
+    pub fn to_decimal_string(&self) -> String {
+        let d = match self {
+            Number::PositiveInfinity => return "+Inf".to_string(),
+            Number::NegativeInfinity => return "-Inf".to_string(),
+            Number::Finite(d) => d,
+        };
+        if d.is_zero() {
+            return "0".to_string();
+        }
+        let (mantissa, scale) = d.as_bigint_and_exponent();
+        let sign = if mantissa.is_negative() { "-" } else { "" };
+        let digits = mantissa.magnitude().to_string();
+        if scale <= 0 {
+            // "translating its integer portion into a sequence of decimal
+            // digits [...] No exponent portion is included."
+            return format!("{sign}{digits}{}", "0".repeat((-scale) as usize));
+        }
+        let scale = scale as usize;
+        if digits.len() > scale {
+            let (int_part, frac_part) = digits.split_at(digits.len() - scale);
+            format!("{sign}{int_part}.{frac_part}")
+        } else {
+            format!("{sign}0.{}{digits}", "0".repeat(scale - digits.len()))
+        }
+    }
+}
+
+/// Rounds a string of significant digits to `keep` digits, half to even.
+/// The result is one digit longer when rounding carries (`999` -> `1000`).
+fn round_digits_half_even(digits: &str, keep: usize) -> String {
+    let bytes = digits.as_bytes();
+    let (kept, dropped) = bytes.split_at(keep);
+    let first_dropped = dropped[0];
+    let rest_nonzero = dropped[1..].iter().any(|&b| b != b'0');
+    let last_kept_odd = (kept[keep - 1] - b'0') % 2 == 1;
+    let round_up =
+        first_dropped > b'5' || (first_dropped == b'5' && (rest_nonzero || last_kept_odd));
+    let mut out = kept.to_vec();
+    if round_up {
+        let mut i = out.len();
+        loop {
+            if i == 0 {
+                // All kept digits were nines: `999` becomes `1000`, which at
+                // the same scale is the correctly rounded value.
+                out.insert(0, b'1');
+                break;
+            }
+            i -= 1;
+            if out[i] == b'9' {
+                out[i] = b'0';
+            } else {
+                out[i] += 1;
+                break;
+            }
+        }
+    }
+    String::from_utf8(out).expect("ASCII digits")
+}
+
+/// `a / b` for finite `a` and non-zero `b`.
+fn divide_finite(a: &BigDecimal, b: &BigDecimal) -> Result<Number, NumberError> {
+    let (ma, sa) = a.as_bigint_and_exponent();
+    let (mb, sb) = b.as_bigint_and_exponent();
+    if ma.is_zero() {
+        return Ok(Number::zero());
+    }
+    // Scale the dividend so the integer quotient has at least PRECISION + 2
+    // digits, then keep a sticky digit for a non-zero remainder so that the
+    // final rounding to PRECISION digits is correct.
+    let extra = (PRECISION as i64 + 2 + decimal_digits(&mb) - decimal_digits(&ma)).max(0);
+    let numerator = ma * power_of_ten(extra as u64);
+    let quotient = &numerator / &mb;
+    let remainder = &numerator - &quotient * &mb;
+    let scale = sa - sb + extra;
+    if remainder.is_zero() {
+        return Number::finite(BigDecimal::new(quotient, scale));
+    }
+    let sticky = if (numerator.sign() == Sign::Minus) != (mb.sign() == Sign::Minus) {
+        -1
+    } else {
+        1
+    };
+    Number::finite(BigDecimal::new(quotient * 10 + sticky, scale + 1))
+}
+
+impl PartialEq for Number {
+    fn eq(&self, other: &Number) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+
+impl Eq for Number {}
+
+impl PartialOrd for Number {
+    fn partial_cmp(&self, other: &Number) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+/// "Positive infinity is greater than any other number value, and negative
+/// infinity is less than any other number value."
+///
+/// Spec: spec.md § Primitive Types
+impl Ord for Number {
+    fn cmp(&self, other: &Number) -> Ordering {
+        fn rank(n: &Number) -> i8 {
+            match n {
+                Number::NegativeInfinity => -1,
+                Number::Finite(_) => 0,
+                Number::PositiveInfinity => 1,
+            }
+        }
+        match (self, other) {
+            (Number::Finite(a), Number::Finite(b)) => a.cmp(b),
+            _ => rank(self).cmp(&rank(other)),
+        }
+    }
+}
+
+impl fmt::Display for Number {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.to_decimal_string())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn n(text: &str) -> Number {
+        Number::parse_decimal(text, true).unwrap()
+    }
+
+    #[test]
+    fn keeps_integers_exact() {
+        let text = "1".repeat(300);
+        assert_eq!(n(&text).to_decimal_string(), text);
+        assert_eq!(n("-12.500").to_decimal_string(), "-12.5");
+        assert_eq!(n("1e3").to_decimal_string(), "1000");
+        assert_eq!(n("0.000").to_decimal_string(), "0");
+    }
+
+    #[test]
+    fn huge_exponents_are_cheap() {
+        assert_eq!(Number::parse_decimal("1e999999999", true), Err(NumberError::Overflow));
+        assert_eq!(n("1e-999999999"), Number::zero());
+        assert_eq!(Number::parse_decimal("1e99999999999999999999999", true), Err(NumberError::Overflow));
+    }
+
+    #[test]
+    fn rounds_long_fractions_half_even() {
+        let long = format!("0.{}", "9".repeat(150));
+        assert_eq!(n(&long), n("1"));
+        let third = n("1").divide(&n("3")).unwrap();
+        assert_eq!(third.to_decimal_string(), format!("0.{}", "3".repeat(100)));
+        let two_thirds = n("2").divide(&n("3")).unwrap();
+        assert_eq!(two_thirds.to_decimal_string(), format!("0.{}7", "6".repeat(99)));
+    }
+
+    #[test]
+    fn infinities_order_and_arithmetic() {
+        assert!(Number::PositiveInfinity > n("1e39000"));
+        assert!(Number::NegativeInfinity < n("-1e39000"));
+        assert_eq!(Number::PositiveInfinity.add(&Number::NegativeInfinity), Err(NumberError::NotANumber));
+        assert_eq!(n("1").divide(&Number::zero()), Err(NumberError::DivisionByZero));
+        assert_eq!(n("-7").remainder(&n("3")).unwrap(), n("-1"));
+    }
+}

@@ -1,0 +1,189 @@
+//! The operations on values that the native syntax's operators denote.
+//!
+//! Spec: hclsyntax-spec.md § Operations; spec.md § Unknown Values and the
+//! Dynamic Pseudo-type
+//!
+//! > Operations on unknown values themselves return unknown values that have
+//! > a type appropriate to the operation. [...] Operations on values of the
+//! > dynamic pseudo-type behave as if it is a value of the expected type.
+//!
+//! Operands are converted to the type an operator expects (unsafe conversions
+//! allowed), so `"1" + 1` is `2`. SPEC-GAP(spec-notes/gaps/operand-conversion.md)
+
+use crate::convert::convert;
+use crate::diagnostic::{Diagnostic, Phase};
+use crate::equality::{equal, Truth};
+use crate::number::Number;
+use crate::types::Type;
+use crate::value::Value;
+
+/// An operation, named as the suite names it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Operation {
+    Equal,
+    NotEqual,
+    Add,
+    Subtract,
+    Multiply,
+    Divide,
+    Modulo,
+    Negate,
+    Less,
+    LessOrEqual,
+    Greater,
+    GreaterOrEqual,
+    And,
+    Or,
+    Not,
+}
+
+impl Operation {
+    pub const ALL: [Operation; 15] = [
+        Operation::Equal,
+        Operation::NotEqual,
+        Operation::Add,
+        Operation::Subtract,
+        Operation::Multiply,
+        Operation::Divide,
+        Operation::Modulo,
+        Operation::Negate,
+        Operation::Less,
+        Operation::LessOrEqual,
+        Operation::Greater,
+        Operation::GreaterOrEqual,
+        Operation::And,
+        Operation::Or,
+        Operation::Not,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Operation::Equal => "equal",
+            Operation::NotEqual => "not-equal",
+            Operation::Add => "add",
+            Operation::Subtract => "subtract",
+            Operation::Multiply => "multiply",
+            Operation::Divide => "divide",
+            Operation::Modulo => "modulo",
+            Operation::Negate => "negate",
+            Operation::Less => "less",
+            Operation::LessOrEqual => "less-or-equal",
+            Operation::Greater => "greater",
+            Operation::GreaterOrEqual => "greater-or-equal",
+            Operation::And => "and",
+            Operation::Or => "or",
+            Operation::Not => "not",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Operation> {
+        Operation::ALL.into_iter().find(|op| op.name() == name)
+    }
+
+    /// How many operands the operation takes.
+    pub fn arity(self) -> usize {
+        match self {
+            Operation::Negate | Operation::Not => 1,
+            _ => 2,
+        }
+    }
+}
+
+fn eval_error(summary: impl Into<String>) -> Diagnostic {
+    Diagnostic::new(Phase::Eval, summary, "")
+}
+
+/// Applies an operation to its operands.
+pub fn apply(op: Operation, operands: &[Value]) -> Result<Value, Diagnostic> {
+    if operands.len() != op.arity() {
+        return Err(eval_error(format!(
+            "{} takes {} operand(s), not {}",
+            op.name(),
+            op.arity(),
+            operands.len()
+        )));
+    }
+    match op {
+        Operation::Equal => Ok(equal(&operands[0], &operands[1]).to_value()),
+        Operation::NotEqual => Ok(match equal(&operands[0], &operands[1]) {
+            Truth::True => Value::Bool(false),
+            Truth::False => Value::Bool(true),
+            Truth::Unknown => Value::Unknown(Type::Bool),
+        }),
+        Operation::Negate => arithmetic(operands, |n| Ok(n[0].negate())),
+        Operation::Add => arithmetic(operands, |n| n[0].add(&n[1])),
+        Operation::Subtract => arithmetic(operands, |n| n[0].subtract(&n[1])),
+        Operation::Multiply => arithmetic(operands, |n| n[0].multiply(&n[1])),
+        Operation::Divide => arithmetic(operands, |n| n[0].divide(&n[1])),
+        Operation::Modulo => arithmetic(operands, |n| n[0].remainder(&n[1])),
+        Operation::Less => comparison(operands, |a, b| a < b),
+        Operation::LessOrEqual => comparison(operands, |a, b| a <= b),
+        Operation::Greater => comparison(operands, |a, b| a > b),
+        Operation::GreaterOrEqual => comparison(operands, |a, b| a >= b),
+        Operation::And => logic(operands, |b| b[0] && b[1]),
+        Operation::Or => logic(operands, |b| b[0] || b[1]),
+        Operation::Not => logic(operands, |b| !b[0]),
+    }
+}
+
+/// Converts each operand to `ty`; `None` when one of them is unknown.
+///
+/// "Arithmetic operators apply only to number values"; "If either operand of
+/// an arithmetic operator is an unknown number or a value of the dynamic
+/// pseudo-type, the result is an unknown number" (likewise for the others).
+/// A null operand is an error: it is no number. SPEC-GAP(spec-notes/gaps/operand-conversion.md)
+fn operands_of(operands: &[Value], ty: &Type) -> Result<Option<Vec<Value>>, Diagnostic> {
+    let mut converted = Vec::with_capacity(operands.len());
+    let mut unknown = false;
+    for operand in operands {
+        if operand.is_null() {
+            return Err(eval_error(format!("a null value cannot be a {ty} operand")));
+        }
+        let value = convert(operand, ty)
+            .map_err(|d| eval_error(format!("invalid operand: {}", d.summary)))?
+            .value;
+        unknown |= value.is_unknown();
+        converted.push(value);
+    }
+    Ok((!unknown).then_some(converted))
+}
+
+fn arithmetic(
+    operands: &[Value],
+    f: impl Fn(&[Number]) -> Result<Number, crate::number::NumberError>,
+) -> Result<Value, Diagnostic> {
+    let Some(values) = operands_of(operands, &Type::Number)? else {
+        return Ok(Value::Unknown(Type::Number));
+    };
+    let numbers: Vec<Number> = values
+        .into_iter()
+        .map(|v| match v {
+            Value::Number(n) => n,
+            _ => unreachable!("converted to number"),
+        })
+        .collect();
+    f(&numbers)
+        .map(Value::Number)
+        .map_err(|e| eval_error(e.to_string()))
+}
+
+fn comparison(operands: &[Value], f: impl Fn(&Number, &Number) -> bool) -> Result<Value, Diagnostic> {
+    let Some(values) = operands_of(operands, &Type::Number)? else {
+        return Ok(Value::Unknown(Type::Bool));
+    };
+    match (&values[0], &values[1]) {
+        (Value::Number(a), Value::Number(b)) => Ok(Value::Bool(f(a, b))),
+        _ => unreachable!("converted to number"),
+    }
+}
+
+fn logic(operands: &[Value], f: impl Fn(&[bool]) -> bool) -> Result<Value, Diagnostic> {
+    let Some(values) = operands_of(operands, &Type::Bool)? else {
+        return Ok(Value::Unknown(Type::Bool));
+    };
+    let bools: Vec<bool> = values
+        .iter()
+        .map(|v| matches!(v, Value::Bool(true)))
+        .collect();
+    Ok(Value::Bool(f(&bools)))
+}

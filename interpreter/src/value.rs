@@ -1,0 +1,266 @@
+//! Values of the information model, with null and unknown values of every
+//! type.
+//!
+//! Spec: spec.md § Values and Value Types, § Null values, § Unknown Values
+//! and the Dynamic Pseudo-type
+
+use crate::number::Number;
+use crate::types::Type;
+use std::cmp::Ordering;
+use std::collections::BTreeMap;
+use unicode_normalization::UnicodeNormalization;
+
+/// A value. Every value has a type ([`Value::ty`]); null and unknown values
+/// carry theirs.
+///
+/// The constructors keep these invariants:
+/// - strings (values, map keys, object attribute names) are in NFC, so that
+///   two strings are equal exactly when their texts are ("Two strings are
+///   equal if NFC normalization [...] of each string produces two identical
+///   sequences of characters");
+/// - every element of a collection has exactly the collection's element type;
+/// - a set holds distinct elements in a canonical order.
+///
+/// Spec: spec.md § Values and Value Types
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Value {
+    /// The null value of a type: "the absence of a value, but with type
+    /// information retained".
+    Null(Type),
+    /// The unknown value of a type: "a placeholder for a value that is not
+    /// yet known". `Unknown(Type::Dynamic)` is *the dynamic value*.
+    Unknown(Type),
+    String(String),
+    Number(Number),
+    Bool(bool),
+    List(Type, Vec<Value>),
+    Set(Type, Vec<Value>),
+    Map(Type, BTreeMap<String, Value>),
+    Object(BTreeMap<String, Value>),
+    Tuple(Vec<Value>),
+}
+
+/// Why a collection value could not be built.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ElementTypeError {
+    pub expected: Type,
+    pub found: Type,
+}
+
+impl std::fmt::Display for ElementTypeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "a collection of {} cannot hold a {}", self.expected, self.found)
+    }
+}
+
+impl std::error::Error for ElementTypeError {}
+
+fn check_elements<'a>(
+    element_type: &Type,
+    elements: impl IntoIterator<Item = &'a Value>,
+) -> Result<(), ElementTypeError> {
+    for element in elements {
+        let found = element.ty();
+        if found != *element_type {
+            return Err(ElementTypeError {
+                expected: element_type.clone(),
+                found,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// A string in NFC.
+pub fn nfc(text: &str) -> String {
+    if unicode_normalization::is_nfc(text) {
+        text.to_string()
+    } else {
+        text.nfc().collect()
+    }
+}
+
+impl Value {
+    /// A string value, normalized to NFC.
+    pub fn string(text: &str) -> Value {
+        Value::String(nfc(text))
+    }
+
+    pub fn number(n: Number) -> Value {
+        Value::Number(n)
+    }
+
+    /// A list of values of exactly `element_type`.
+    pub fn list(element_type: Type, elements: Vec<Value>) -> Result<Value, ElementTypeError> {
+        check_elements(&element_type, &elements)?;
+        Ok(Value::List(element_type, elements))
+    }
+
+    /// A set of values of exactly `element_type`. Equal known elements are
+    /// kept once; elements that are or contain unknown values are all kept,
+    /// since whether they equal another is not yet known.
+    pub fn set(element_type: Type, mut elements: Vec<Value>) -> Result<Value, ElementTypeError> {
+        check_elements(&element_type, &elements)?;
+        elements.sort_by(canonical_cmp);
+        elements.dedup_by(|a, b| a.is_wholly_known() && canonical_cmp(a, b) == Ordering::Equal);
+        Ok(Value::Set(element_type, elements))
+    }
+
+    /// A map from (NFC-normalized) keys to values of exactly `element_type`.
+    /// Keys equal after normalization keep the last value.
+    pub fn map(
+        element_type: Type,
+        entries: impl IntoIterator<Item = (String, Value)>,
+    ) -> Result<Value, ElementTypeError> {
+        let entries: BTreeMap<String, Value> =
+            entries.into_iter().map(|(k, v)| (nfc(&k), v)).collect();
+        check_elements(&element_type, entries.values())?;
+        Ok(Value::Map(element_type, entries))
+    }
+
+    /// An object value; attribute names are normalized to NFC.
+    pub fn object(attributes: impl IntoIterator<Item = (String, Value)>) -> Value {
+        Value::Object(attributes.into_iter().map(|(k, v)| (nfc(&k), v)).collect())
+    }
+
+    /// The value's type.
+    ///
+    /// "Each value has a _type_, which is dynamically determined during
+    /// evaluation."
+    pub fn ty(&self) -> Type {
+        match self {
+            Value::Null(ty) | Value::Unknown(ty) => ty.clone(),
+            Value::String(_) => Type::String,
+            Value::Number(_) => Type::Number,
+            Value::Bool(_) => Type::Bool,
+            Value::List(e, _) => Type::list(e.clone()),
+            Value::Set(e, _) => Type::set(e.clone()),
+            Value::Map(e, _) => Type::map(e.clone()),
+            Value::Object(attributes) => Type::Object(
+                attributes
+                    .iter()
+                    .map(|(name, v)| (name.clone(), v.ty()))
+                    .collect(),
+            ),
+            Value::Tuple(elements) => Type::Tuple(elements.iter().map(Value::ty).collect()),
+        }
+    }
+
+    pub fn is_null(&self) -> bool {
+        matches!(self, Value::Null(_))
+    }
+
+    /// Whether the value itself is unknown (not whether it contains one).
+    pub fn is_unknown(&self) -> bool {
+        matches!(self, Value::Unknown(_))
+    }
+
+    /// Whether neither the value nor anything inside it is unknown.
+    pub fn is_wholly_known(&self) -> bool {
+        match self {
+            Value::Unknown(_) => false,
+            Value::List(_, elements) | Value::Set(_, elements) | Value::Tuple(elements) => {
+                elements.iter().all(Value::is_wholly_known)
+            }
+            Value::Map(_, entries) | Value::Object(entries) => {
+                entries.values().all(Value::is_wholly_known)
+            }
+            _ => true,
+        }
+    }
+
+    /// The elements of a list, set or tuple, or the values of a map or
+    /// object, in order.
+    pub fn children(&self) -> Vec<&Value> {
+        match self {
+            Value::List(_, elements) | Value::Set(_, elements) | Value::Tuple(elements) => {
+                elements.iter().collect()
+            }
+            Value::Map(_, entries) | Value::Object(entries) => entries.values().collect(),
+            _ => Vec::new(),
+        }
+    }
+}
+
+/// A total order over values, used to keep set elements in a canonical
+/// order. It orders by type first, then unknown before null before known,
+/// then by content. It is not the equality of the information model (see
+/// [`crate::equality`]), but two wholly known values of the same type are
+/// equal exactly when this order says so.
+pub fn canonical_cmp(a: &Value, b: &Value) -> Ordering {
+    fn state(v: &Value) -> u8 {
+        match v {
+            Value::Unknown(_) => 0,
+            Value::Null(_) => 1,
+            _ => 2,
+        }
+    }
+    let by_type = a.ty().cmp(&b.ty());
+    if by_type != Ordering::Equal {
+        return by_type;
+    }
+    match (a, b) {
+        (Value::String(x), Value::String(y)) => x.cmp(y),
+        (Value::Number(x), Value::Number(y)) => x.cmp(y),
+        (Value::Bool(x), Value::Bool(y)) => x.cmp(y),
+        (Value::List(_, x), Value::List(_, y))
+        | (Value::Set(_, x), Value::Set(_, y))
+        | (Value::Tuple(x), Value::Tuple(y)) => cmp_sequences(x.iter(), y.iter()),
+        (Value::Map(_, x), Value::Map(_, y)) | (Value::Object(x), Value::Object(y)) => {
+            let keys = x.keys().cmp(y.keys());
+            if keys != Ordering::Equal {
+                return keys;
+            }
+            cmp_sequences(x.values(), y.values())
+        }
+        _ => state(a).cmp(&state(b)),
+    }
+}
+
+fn cmp_sequences<'a>(
+    mut x: impl Iterator<Item = &'a Value>,
+    mut y: impl Iterator<Item = &'a Value>,
+) -> Ordering {
+    loop {
+        match (x.next(), y.next()) {
+            (None, None) => return Ordering::Equal,
+            (None, Some(_)) => return Ordering::Less,
+            (Some(_), None) => return Ordering::Greater,
+            (Some(a), Some(b)) => {
+                let order = canonical_cmp(a, b);
+                if order != Ordering::Equal {
+                    return order;
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn strings_are_nfc() {
+        assert_eq!(Value::string("e\u{301}"), Value::string("\u{e9}"));
+    }
+
+    #[test]
+    fn sets_deduplicate_known_elements_only() {
+        let one = Value::Number(Number::from_i64(1));
+        let set = Value::set(Type::Number, vec![one.clone(), one.clone()]).unwrap();
+        assert_eq!(set, Value::Set(Type::Number, vec![one]));
+        let unknowns = Value::set(
+            Type::Number,
+            vec![Value::Unknown(Type::Number), Value::Unknown(Type::Number)],
+        )
+        .unwrap();
+        assert_eq!(unknowns.children().len(), 2);
+    }
+
+    #[test]
+    fn collections_check_element_types() {
+        assert!(Value::list(Type::String, vec![Value::Bool(true)]).is_err());
+        assert!(Value::list(Type::String, vec![Value::Null(Type::String)]).is_ok());
+    }
+}
