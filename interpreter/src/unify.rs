@@ -27,14 +27,29 @@ pub fn unify(types: &[Type]) -> Result<Type, Diagnostic> {
     if types.is_empty() {
         return Err(fail("there are no types to unify".to_string()));
     }
-    let mut known = types.iter().filter(|ty| **ty != Type::Dynamic);
-    let Some(first) = known.next() else {
+    let Some(first) = types.iter().find(|ty| **ty != Type::Dynamic) else {
         return Ok(Type::Dynamic);
     };
+    // Pairwise unification depends on the order of the inputs when a map
+    // or a list widens attributes or elements that a later input adds (a map
+    // of strings with `object({a = number})` and `object({b = bool})`). The
+    // rules "apply transitively", so the result is unified again with every
+    // input until it no longer changes: each round can only make the result
+    // more general, and a type has finitely many parts to generalize.
     let mut result = first.clone();
-    for ty in known {
-        result = unify_pair(&result, ty)
-            .ok_or_else(|| fail(format!("{result} and {ty} have no common type")))?;
+    for round in 0.. {
+        let mut next = result.clone();
+        for ty in types.iter().filter(|ty| **ty != Type::Dynamic) {
+            next = unify_pair(&next, ty)
+                .ok_or_else(|| fail(format!("{next} and {ty} have no common type")))?;
+        }
+        if next == result {
+            break;
+        }
+        if round > types.len() * 4 + 16 {
+            return Err(fail("unification does not settle on a type".to_string()));
+        }
+        result = next;
     }
     if let Some(unconvertible) = types
         .iter()

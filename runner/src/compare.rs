@@ -1,0 +1,428 @@
+//! Comparing an implementation's outcome with a case's expectation.
+//!
+//! A mismatch names the first difference by its path (`.a[2]: expected
+//! string "x", got number 1`), and shows expected against actual as a diff.
+
+use crate::outcome::Outcome;
+use crate::suite::{ExpectedValue, Expectation};
+use hcl_interpreter::number::Number;
+use hcl_interpreter::{Type, Value};
+use std::fmt::Write as _;
+
+/// How an outcome differs from an expectation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Mismatch {
+    /// The first difference, with its path.
+    pub first_difference: String,
+    /// The expectation, rendered.
+    pub expected: String,
+    /// The outcome, rendered the same way.
+    pub actual: String,
+}
+
+impl Mismatch {
+    /// The first difference and a unified diff of the two renderings.
+    pub fn report(&self) -> String {
+        let mut out = format!("first difference: {}\n", self.first_difference);
+        let diff = similar::TextDiff::from_lines(&self.expected, &self.actual);
+        let _ = write!(
+            out,
+            "{}",
+            diff.unified_diff()
+                .context_radius(3)
+                .header("expected", "actual")
+        );
+        out
+    }
+}
+
+/// Checks an outcome against an expectation.
+pub fn check(expect: &Expectation, outcome: &Outcome) -> Result<(), Mismatch> {
+    let first_difference = match first_difference(expect, outcome) {
+        None => return Ok(()),
+        Some(difference) => difference,
+    };
+    Err(Mismatch {
+        first_difference,
+        expected: render_expectation(expect),
+        actual: render_outcome(outcome),
+    })
+}
+
+fn first_difference(expect: &Expectation, outcome: &Outcome) -> Option<String> {
+    match (expect, outcome) {
+        (Expectation::OneOf(options), _) => {
+            let misses: Vec<String> = options
+                .iter()
+                .map(|option| first_difference(option, outcome))
+                .collect::<Option<_>>()?;
+            Some(format!(
+                "none of the accepted results: {}",
+                misses.join("; ")
+            ))
+        }
+        (
+            Expectation::Value {
+                ty,
+                value,
+                safety,
+                order_any,
+            },
+            Outcome::Value {
+                value: actual,
+                safety: actual_safety,
+            },
+        ) => {
+            let actual_type = actual.ty();
+            if actual_type != *ty {
+                return Some(format!("expected a value of type {ty}, got one of type {actual_type}"));
+            }
+            if let Some(difference) = compare_value(value, actual, "", *order_any) {
+                return Some(difference);
+            }
+            match (safety, actual_safety) {
+                (Some(expected), Some(got)) if expected != got => Some(format!(
+                    "expected a {} conversion, got an {} one",
+                    expected.name(),
+                    got.name()
+                )),
+                (Some(expected), None) => Some(format!(
+                    "expected a {} conversion; the implementation reported no safety",
+                    expected.name()
+                )),
+                _ => None,
+            }
+        }
+        (Expectation::Type(ty), Outcome::Type(actual)) if ty == actual => None,
+        (Expectation::Type(ty), Outcome::Type(actual)) => {
+            Some(format!("expected type {ty}, got type {actual}"))
+        }
+        (Expectation::Result(b), Outcome::Result(actual)) if b == actual => None,
+        (Expectation::Result(b), Outcome::Result(actual)) => {
+            Some(format!("expected {b}, got {actual}"))
+        }
+        (Expectation::Error { phase, range }, Outcome::Error { phase: got, ranges }) => {
+            if phase != got {
+                return Some(format!("expected an error in phase {phase}, got one in phase {got}"));
+            }
+            let range = range.as_ref()?;
+            if ranges.is_empty() {
+                return None;
+            }
+            let shown: Vec<String> = ranges.iter().map(|r| show_range(r)).collect();
+            if shown.contains(range) {
+                None
+            } else {
+                Some(format!("expected an error at {range}, got one at {}", shown.join(", ")))
+            }
+        }
+        (expect, Outcome::Unsupported(why)) => Some(format!(
+            "expected {}, but the implementation does not support the case: {why}",
+            describe_expectation(expect)
+        )),
+        (expect, Outcome::Error { phase, .. }) => Some(format!(
+            "expected {}, got an error in phase {phase}",
+            describe_expectation(expect)
+        )),
+        (expect, outcome) => Some(format!(
+            "expected {}, got {}",
+            describe_expectation(expect),
+            describe_outcome(outcome)
+        )),
+    }
+}
+
+fn show_range(range: &hcl_interpreter::diagnostic::Range) -> String {
+    format!(
+        "{}:{}-{}:{}",
+        range.start.line, range.start.column, range.end.line, range.end.column
+    )
+}
+
+fn describe_expectation(expect: &Expectation) -> String {
+    match expect {
+        Expectation::Value { ty, .. } => format!("a value of type {ty}"),
+        Expectation::Type(ty) => format!("the type {ty}"),
+        Expectation::Result(b) => format!("the answer {b}"),
+        Expectation::Error { phase, .. } => format!("an error in phase {phase}"),
+        Expectation::OneOf(_) => "one of several results".into(),
+    }
+}
+
+fn describe_outcome(outcome: &Outcome) -> String {
+    match outcome {
+        Outcome::Value { value, .. } => format!("a value of type {}", value.ty()),
+        Outcome::Type(ty) => format!("the type {ty}"),
+        Outcome::Result(b) => format!("the answer {b}"),
+        Outcome::Error { phase, .. } => format!("an error in phase {phase}"),
+        Outcome::Unsupported(why) => format!("unsupported ({why})"),
+    }
+}
+
+/// Compares an expected value with an actual one of the same type.
+fn compare_value(expected: &ExpectedValue, actual: &Value, path: &str, order_any: bool) -> Option<String> {
+    let at = |what: String| {
+        Some(if path.is_empty() {
+            what
+        } else {
+            format!("{path}: {what}")
+        })
+    };
+    match (expected, actual) {
+        (ExpectedValue::Unknown, Value::Unknown(_)) | (ExpectedValue::Null, Value::Null(_)) => None,
+        (ExpectedValue::Unknown, other) => at(format!("expected an unknown value, got {}", show_scalar(other))),
+        (ExpectedValue::Null, other) => at(format!("expected null, got {}", show_scalar(other))),
+        (_, Value::Unknown(_)) => at(format!("expected {}, got an unknown value", show_expected_scalar(expected))),
+        (_, Value::Null(_)) => at(format!("expected {}, got null", show_expected_scalar(expected))),
+        (ExpectedValue::String(e), Value::String(a)) if e == a => None,
+        (ExpectedValue::Number(e), Value::Number(a)) if e == a => None,
+        (ExpectedValue::Bool(e), Value::Bool(a)) if e == a => None,
+        (ExpectedValue::Approx { value, tolerance, .. }, Value::Number(a)) => {
+            let within = a
+                .subtract(value)
+                .map(|d| if d.signum() < 0 { d.negate() } else { d })
+                .is_ok_and(|d| d <= *tolerance);
+            if within {
+                None
+            } else {
+                at(format!(
+                    "expected {}, got {} (more than {} away)",
+                    show_expected_scalar(expected),
+                    a,
+                    tolerance
+                ))
+            }
+        }
+        (ExpectedValue::Sequence(items), Value::Set(_, elements)) => {
+            compare_unordered(items, elements, path)
+        }
+        (ExpectedValue::Sequence(items), Value::List(_, elements) | Value::Tuple(elements)) => {
+            if order_any {
+                return compare_unordered(items, elements, path);
+            }
+            if items.len() != elements.len() {
+                return at(format!("expected {} elements, got {}", items.len(), elements.len()));
+            }
+            items
+                .iter()
+                .zip(elements)
+                .enumerate()
+                .find_map(|(i, (e, a))| compare_value(e, a, &format!("{path}[{i}]"), false))
+        }
+        (ExpectedValue::Mapping(entries), Value::Map(_, actual) | Value::Object(actual)) => {
+            if let Some(missing) = entries.keys().find(|k| !actual.contains_key(*k)) {
+                return at(format!("expected the key {missing:?}, which is missing"));
+            }
+            if let Some(extra) = actual.keys().find(|k| !entries.contains_key(*k)) {
+                return at(format!("got the unexpected key {extra:?}"));
+            }
+            entries
+                .iter()
+                .find_map(|(k, e)| compare_value(e, &actual[k], &format!("{path}[{k:?}]"), false))
+        }
+        (expected, actual) => at(format!(
+            "expected {}, got {}",
+            show_expected_scalar(expected),
+            show_scalar(actual)
+        )),
+    }
+}
+
+/// Compares as multisets: every expected element matches a distinct actual
+/// element.
+fn compare_unordered(items: &[ExpectedValue], elements: &[Value], path: &str) -> Option<String> {
+    if items.len() != elements.len() {
+        return Some(format!(
+            "{}expected {} elements, got {}",
+            if path.is_empty() { String::new() } else { format!("{path}: ") },
+            items.len(),
+            elements.len()
+        ));
+    }
+    let mut used = vec![false; elements.len()];
+    for (i, item) in items.iter().enumerate() {
+        let found = elements
+            .iter()
+            .enumerate()
+            .find(|(j, a)| !used[*j] && compare_value(item, a, "", false).is_none());
+        match found {
+            Some((j, _)) => used[j] = true,
+            None => {
+                return Some(format!(
+                    "{path}[{i}]: expected element {} is not among the actual elements (compared without order)",
+                    render_expected_inline(item)
+                ))
+            }
+        }
+    }
+    None
+}
+
+fn show_scalar(v: &Value) -> String {
+    match v {
+        Value::String(s) => format!("string {s:?}"),
+        Value::Number(n) => format!("number {n}"),
+        Value::Bool(b) => format!("bool {b}"),
+        Value::Null(ty) => format!("null of {ty}"),
+        Value::Unknown(ty) => format!("unknown {ty}"),
+        other => format!("a {}", other.ty()),
+    }
+}
+
+fn show_expected_scalar(e: &ExpectedValue) -> String {
+    match e {
+        ExpectedValue::String(s) => format!("string {s:?}"),
+        ExpectedValue::Number(n) => format!("number {n}"),
+        ExpectedValue::Approx { text, .. } => format!("number ~{text}"),
+        ExpectedValue::Bool(b) => format!("bool {b}"),
+        ExpectedValue::Null => "null".into(),
+        ExpectedValue::Unknown => "an unknown value".into(),
+        ExpectedValue::Sequence(_) => "a sequence".into(),
+        ExpectedValue::Mapping(_) => "a mapping".into(),
+    }
+}
+
+/// A rendering tree shared by expected and actual values, so that equal
+/// values render identically and a diff shows only real differences.
+enum Shown {
+    Scalar(String),
+    Sequence(Vec<Shown>),
+    Mapping(Vec<(String, Shown)>),
+}
+
+fn quote(s: &str) -> String {
+    serde_json::to_string(s).unwrap_or_else(|_| format!("{s:?}"))
+}
+
+fn number_text(n: &Number) -> String {
+    n.to_decimal_string()
+}
+
+fn shown_value(v: &Value) -> Shown {
+    match v {
+        Value::Null(_) => Shown::Scalar("null".into()),
+        Value::Unknown(_) => Shown::Scalar("!unknown".into()),
+        Value::String(s) => Shown::Scalar(quote(s)),
+        Value::Number(n) => Shown::Scalar(number_text(n)),
+        Value::Bool(b) => Shown::Scalar(b.to_string()),
+        Value::List(_, e) | Value::Set(_, e) | Value::Tuple(e) => {
+            Shown::Sequence(e.iter().map(shown_value).collect())
+        }
+        Value::Map(_, e) | Value::Object(e) => {
+            Shown::Mapping(e.iter().map(|(k, v)| (quote(k), shown_value(v))).collect())
+        }
+    }
+}
+
+fn shown_expected(e: &ExpectedValue) -> Shown {
+    match e {
+        ExpectedValue::Null => Shown::Scalar("null".into()),
+        ExpectedValue::Unknown => Shown::Scalar("!unknown".into()),
+        ExpectedValue::String(s) => Shown::Scalar(quote(s)),
+        ExpectedValue::Number(n) => Shown::Scalar(number_text(n)),
+        ExpectedValue::Approx { text, .. } => Shown::Scalar(format!("!approx {text}")),
+        ExpectedValue::Bool(b) => Shown::Scalar(b.to_string()),
+        ExpectedValue::Sequence(items) => Shown::Sequence(items.iter().map(shown_expected).collect()),
+        ExpectedValue::Mapping(entries) => Shown::Mapping(
+            entries
+                .iter()
+                .map(|(k, v)| (quote(k), shown_expected(v)))
+                .collect(),
+        ),
+    }
+}
+
+fn render_shown(shown: &Shown, indent: usize, out: &mut String) {
+    let pad = "  ".repeat(indent);
+    match shown {
+        Shown::Scalar(s) => {
+            let _ = writeln!(out, " {s}");
+        }
+        Shown::Sequence(items) if items.is_empty() => {
+            let _ = writeln!(out, " []");
+        }
+        Shown::Mapping(entries) if entries.is_empty() => {
+            let _ = writeln!(out, " {{}}");
+        }
+        Shown::Sequence(items) => {
+            out.push('\n');
+            for item in items {
+                let _ = write!(out, "{pad}-");
+                render_shown(item, indent + 1, out);
+            }
+        }
+        Shown::Mapping(entries) => {
+            out.push('\n');
+            for (k, v) in entries {
+                let _ = write!(out, "{pad}{k}:");
+                render_shown(v, indent + 1, out);
+            }
+        }
+    }
+}
+
+fn render_typed(ty: &Type, shown: &Shown) -> String {
+    let mut out = format!("type: {ty}\nvalue:");
+    render_shown(shown, 1, &mut out);
+    out
+}
+
+fn render_expected_inline(e: &ExpectedValue) -> String {
+    let mut out = String::new();
+    render_shown(&shown_expected(e), 0, &mut out);
+    out.trim().replace('\n', " ")
+}
+
+/// Renders an expectation in the same shape as [`render_outcome`].
+pub fn render_expectation(expect: &Expectation) -> String {
+    match expect {
+        Expectation::Value {
+            ty, value, safety, ..
+        } => {
+            let mut out = render_typed(ty, &shown_expected(value));
+            if let Some(safety) = safety {
+                let _ = writeln!(out, "safety: {}", safety.name());
+            }
+            out
+        }
+        Expectation::Type(ty) => format!("type: {ty}\n"),
+        Expectation::Result(b) => format!("result: {b}\n"),
+        Expectation::Error { phase, range } => match range {
+            Some(range) => format!("error: {phase}\nrange: {range}\n"),
+            None => format!("error: {phase}\n"),
+        },
+        Expectation::OneOf(options) => {
+            let mut out = String::from("one of:\n");
+            for option in options {
+                for line in render_expectation(option).lines() {
+                    let _ = writeln!(out, "  | {line}");
+                }
+                out.push_str("  ---\n");
+            }
+            out
+        }
+    }
+}
+
+/// Renders an outcome for a diff.
+pub fn render_outcome(outcome: &Outcome) -> String {
+    match outcome {
+        Outcome::Value { value, safety } => {
+            let mut out = render_typed(&value.ty(), &shown_value(value));
+            if let Some(safety) = safety {
+                let _ = writeln!(out, "safety: {}", safety.name());
+            }
+            out
+        }
+        Outcome::Type(ty) => format!("type: {ty}\n"),
+        Outcome::Result(b) => format!("result: {b}\n"),
+        Outcome::Error { phase, ranges } => {
+            let mut out = format!("error: {phase}\n");
+            if let Some(range) = ranges.first() {
+                let _ = writeln!(out, "range: {}", show_range(range));
+            }
+            out
+        }
+        Outcome::Unsupported(why) => format!("unsupported: {why}\n"),
+    }
+}

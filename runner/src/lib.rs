@@ -1,0 +1,19 @@
+//! The hcl-conformance runner: loads the suite, runs its cases against the
+//! reference interpreter (and, through the subprocess protocol, against any
+//! implementation), compares results and reports.
+//!
+//! - [`suite`]: the case format (`suite/README.md`): loading and checking
+//!   case files.
+//! - [`requirements`]: the spec requirements cases cite, and coverage.
+//! - [`outcome`]: what an implementation answered for a case.
+//! - [`reference`]: the reference interpreter, in-process.
+//! - [`compare`]: expected against actual, with the first difference and a
+//!   readable diff.
+//! - [`run`]: runs cases and gathers verdicts and summaries.
+
+pub mod compare;
+pub mod outcome;
+pub mod reference;
+pub mod requirements;
+pub mod run;
+pub mod suite;

@@ -1,0 +1,324 @@
+//! The spec requirements that cases cite, and the coverage of them.
+//!
+//! `suite/requirements.jsonl` is a verbatim copy of the project's list of
+//! every normative statement of the specs; `suite/requirements-overrides.jsonl`
+//! holds our corrections (an `id`, the replaced fields, and a `why`).
+//! `suite/finished-areas.txt` names the sections whose coverage must stay
+//! complete.
+
+use serde::Deserialize;
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write as _;
+use std::path::Path;
+
+/// One normative statement of a spec document.
+#[derive(Clone, Debug, Deserialize)]
+pub struct Requirement {
+    pub id: String,
+    /// The document's file name: `spec.md`, `hclsyntax-spec.md`...
+    pub doc: String,
+    pub section: String,
+    pub anchor: String,
+    pub text: String,
+    pub kind: String,
+    pub testable: bool,
+    #[serde(default)]
+    pub ambiguity: Option<String>,
+}
+
+/// All requirements, in the order of the list.
+#[derive(Clone, Debug, Default)]
+pub struct Requirements {
+    list: Vec<Requirement>,
+    index: BTreeMap<String, usize>,
+}
+
+impl Requirements {
+    /// Loads the list and applies the overrides.
+    pub fn load(suite_dir: &Path) -> Result<Requirements, String> {
+        let path = suite_dir.join("requirements.jsonl");
+        let text = std::fs::read_to_string(&path)
+            .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+        let mut requirements = Requirements::default();
+        for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+            let requirement: Requirement = serde_json::from_str(line)
+                .map_err(|e| format!("{}:{}: {e}", path.display(), i + 1))?;
+            requirements.insert(requirement);
+        }
+        let overrides = suite_dir.join("requirements-overrides.jsonl");
+        if let Ok(text) = std::fs::read_to_string(&overrides) {
+            for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+                requirements
+                    .apply_override(line)
+                    .map_err(|e| format!("{}:{}: {e}", overrides.display(), i + 1))?;
+            }
+        }
+        Ok(requirements)
+    }
+
+    fn insert(&mut self, requirement: Requirement) {
+        match self.index.get(&requirement.id) {
+            Some(&i) => self.list[i] = requirement,
+            None => {
+                self.index.insert(requirement.id.clone(), self.list.len());
+                self.list.push(requirement);
+            }
+        }
+    }
+
+    /// Applies one override line: its fields replace the requirement's.
+    fn apply_override(&mut self, line: &str) -> Result<(), String> {
+        let mut fields: serde_json::Map<String, serde_json::Value> =
+            serde_json::from_str(line).map_err(|e| e.to_string())?;
+        if !fields.contains_key("why") {
+            return Err("an override says `why`".into());
+        }
+        fields.remove("why");
+        let id = fields
+            .get("id")
+            .and_then(|v| v.as_str())
+            .ok_or("an override names an `id`")?
+            .to_string();
+        let mut merged = match self.get(&id) {
+            Some(r) => serde_json::to_value(RequirementJson::from(r))
+                .map_err(|e| e.to_string())?
+                .as_object()
+                .cloned()
+                .unwrap_or_default(),
+            None => serde_json::Map::new(),
+        };
+        merged.extend(fields);
+        let requirement: Requirement =
+            serde_json::from_value(serde_json::Value::Object(merged)).map_err(|e| e.to_string())?;
+        self.insert(requirement);
+        Ok(())
+    }
+
+    pub fn get(&self, id: &str) -> Option<&Requirement> {
+        self.index.get(id).map(|&i| &self.list[i])
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = &Requirement> {
+        self.list.iter()
+    }
+
+    /// Whether `doc#anchor` names a section the list knows.
+    pub fn knows_section(&self, doc: &str, anchor: &str) -> bool {
+        self.list.iter().any(|r| r.doc == doc && r.anchor == anchor)
+    }
+}
+
+#[derive(serde::Serialize)]
+struct RequirementJson<'a> {
+    id: &'a str,
+    doc: &'a str,
+    section: &'a str,
+    anchor: &'a str,
+    text: &'a str,
+    kind: &'a str,
+    testable: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    ambiguity: Option<&'a str>,
+}
+
+impl<'a> From<&'a Requirement> for RequirementJson<'a> {
+    fn from(r: &'a Requirement) -> Self {
+        RequirementJson {
+            id: &r.id,
+            doc: &r.doc,
+            section: &r.section,
+            anchor: &r.anchor,
+            text: &r.text,
+            kind: &r.kind,
+            testable: r.testable,
+            ambiguity: r.ambiguity.as_deref(),
+        }
+    }
+}
+
+/// The requirement ids that the spec-notes settle: those named on a
+/// `Requirements:` line of a note under `spec-notes/`.
+pub fn ids_settled_by_notes(notes_dir: &Path) -> BTreeSet<String> {
+    let mut ids = BTreeSet::new();
+    for entry in walkdir::WalkDir::new(notes_dir)
+        .into_iter()
+        .filter_map(Result::ok)
+        .filter(|e| e.path().extension().is_some_and(|x| x == "md"))
+    {
+        let Ok(text) = std::fs::read_to_string(entry.path()) else {
+            continue;
+        };
+        for line in text.lines() {
+            if let Some(list) = line.strip_prefix("Requirements:") {
+                ids.extend(
+                    list.split([',', ' '])
+                        .map(|id| id.trim().trim_matches('`'))
+                        .filter(|id| !id.is_empty())
+                        .map(str::to_string),
+                );
+            }
+        }
+    }
+    ids
+}
+
+/// Coverage of one section.
+#[derive(Clone, Debug, Default)]
+pub struct SectionCoverage {
+    pub doc: String,
+    pub anchor: String,
+    pub section: String,
+    pub testable: usize,
+    pub covered: usize,
+    pub uncovered: Vec<String>,
+    /// Requirements with an ambiguity entry that no spec-note settles.
+    pub unexplained: Vec<String>,
+}
+
+/// Coverage of every section, in the order of the requirement list.
+pub fn coverage(
+    requirements: &Requirements,
+    covered: &BTreeSet<String>,
+    settled: &BTreeSet<String>,
+) -> Vec<SectionCoverage> {
+    let mut sections: Vec<SectionCoverage> = Vec::new();
+    for r in requirements.iter() {
+        let at = match sections
+            .iter()
+            .position(|s| s.doc == r.doc && s.anchor == r.anchor)
+        {
+            Some(at) => at,
+            None => {
+                sections.push(SectionCoverage {
+                    doc: r.doc.clone(),
+                    anchor: r.anchor.clone(),
+                    section: r.section.clone(),
+                    ..Default::default()
+                });
+                sections.len() - 1
+            }
+        };
+        let s = &mut sections[at];
+        if r.testable {
+            s.testable += 1;
+            if covered.contains(&r.id) {
+                s.covered += 1;
+            } else {
+                s.uncovered.push(r.id.clone());
+            }
+        }
+        if r.ambiguity.is_some() && r.testable && !settled.contains(&r.id) {
+            s.unexplained.push(r.id.clone());
+        }
+    }
+    sections
+}
+
+/// Reads `finished-areas.txt`: one `doc#anchor` a line, `#` comments.
+pub fn finished_areas(suite_dir: &Path) -> Result<Vec<(String, String)>, String> {
+    let path = suite_dir.join("finished-areas.txt");
+    let text = match std::fs::read_to_string(&path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(format!("{}: {e}", path.display())),
+    };
+    let mut areas = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.split(" #").next().unwrap_or("").trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let Some((doc, anchor)) = line.split_once('#') else {
+            return Err(format!(
+                "{}:{}: write a section as DOCUMENT#ANCHOR, e.g. spec.md#type-unification",
+                path.display(),
+                i + 1
+            ));
+        };
+        areas.push((doc.to_string(), anchor.to_string()));
+    }
+    Ok(areas)
+}
+
+/// The coverage report: per document and section, covered/testable, and the
+/// uncovered and unexplained ids.
+pub fn render_coverage(sections: &[SectionCoverage], finished: &[(String, String)]) -> String {
+    let mut out = String::new();
+    let mut doc = "";
+    let (mut all_testable, mut all_covered) = (0, 0);
+    for s in sections {
+        if s.doc != doc {
+            doc = &s.doc;
+            let (t, c) = sections
+                .iter()
+                .filter(|x| x.doc == doc)
+                .fold((0, 0), |(t, c), x| (t + x.testable, c + x.covered));
+            let _ = writeln!(out, "\n{doc}: {c}/{t} testable requirements covered ({})", percent(c, t));
+        }
+        all_testable += s.testable;
+        all_covered += s.covered;
+        if s.testable == 0 && s.unexplained.is_empty() {
+            continue;
+        }
+        let mark = if finished.iter().any(|(d, a)| *d == s.doc && *a == s.anchor) {
+            " [finished]"
+        } else {
+            ""
+        };
+        let _ = writeln!(
+            out,
+            "  {:>3}/{:<3} {:>4}  {}{mark}",
+            s.covered,
+            s.testable,
+            percent(s.covered, s.testable),
+            s.section
+        );
+        if !s.uncovered.is_empty() && s.covered > 0 {
+            let _ = writeln!(out, "           uncovered: {}", s.uncovered.join(", "));
+        }
+        if !s.unexplained.is_empty() {
+            let _ = writeln!(
+                out,
+                "           ambiguity without a spec-note: {}",
+                s.unexplained.join(", ")
+            );
+        }
+    }
+    let _ = writeln!(
+        out,
+        "\nall documents: {all_covered}/{all_testable} testable requirements covered ({})",
+        percent(all_covered, all_testable)
+    );
+    out
+}
+
+fn percent(part: usize, whole: usize) -> String {
+    if whole == 0 {
+        "-".into()
+    } else {
+        format!("{}%", part * 100 / whole)
+    }
+}
+
+/// The problems that make `coverage --check` fail: a finished section with
+/// an uncovered requirement or an unexplained ambiguity, or a finished
+/// section the list does not know.
+pub fn check_finished(sections: &[SectionCoverage], finished: &[(String, String)]) -> Vec<String> {
+    let mut problems = Vec::new();
+    for (doc, anchor) in finished {
+        match sections.iter().find(|s| s.doc == *doc && s.anchor == *anchor) {
+            None => problems.push(format!("finished area {doc}#{anchor} is not a known section")),
+            Some(s) => {
+                for id in &s.uncovered {
+                    problems.push(format!("{doc}#{anchor}: {id} is not covered by any case"));
+                }
+                for id in &s.unexplained {
+                    problems.push(format!(
+                        "{doc}#{anchor}: {id} has an ambiguity but no spec-note names it on a Requirements: line"
+                    ));
+                }
+            }
+        }
+    }
+    problems
+}

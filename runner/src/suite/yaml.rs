@@ -1,0 +1,486 @@
+//! Reading types, values and expectations from YAML, as `suite/README.md`
+//! describes them.
+//!
+//! Interpretation happens inside `Deserialize`, so that serde_yaml attaches
+//! the line and the path (`cases[3].expect`) to every error.
+
+use super::{Expectation, ProfileExpectation};
+use hcl_interpreter::convert::Safety;
+use hcl_interpreter::number::Number;
+use hcl_interpreter::types::parse_type;
+use hcl_interpreter::value::nfc;
+use hcl_interpreter::{Phase, Type, Value};
+use serde::de::Error as _;
+use serde::{Deserialize, Deserializer};
+use serde_yaml::Value as Yaml;
+use std::collections::BTreeMap;
+
+/// Significant digits an `!approx` number may have (see suite/README.md).
+const MAX_APPROX_DIGITS: usize = 75;
+
+/// An expected value: a value, except that numbers may be approximate.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ExpectedValue {
+    Null,
+    Unknown,
+    String(String),
+    Number(Number),
+    /// Any number within `tolerance` of `value`.
+    Approx {
+        value: Number,
+        tolerance: Number,
+        text: String,
+    },
+    Bool(bool),
+    /// The elements of a list, set or tuple.
+    Sequence(Vec<ExpectedValue>),
+    /// The entries of a map or the attributes of an object.
+    Mapping(BTreeMap<String, ExpectedValue>),
+}
+
+impl ExpectedValue {
+    pub fn has_approx(&self) -> bool {
+        match self {
+            ExpectedValue::Approx { .. } => true,
+            ExpectedValue::Sequence(items) => items.iter().any(ExpectedValue::has_approx),
+            ExpectedValue::Mapping(entries) => entries.values().any(ExpectedValue::has_approx),
+            _ => false,
+        }
+    }
+
+    /// The value this expectation describes exactly, as a value of `ty`.
+    pub fn to_value(&self, ty: &Type) -> Result<Value, String> {
+        Ok(match (self, ty) {
+            (ExpectedValue::Null, _) => Value::Null(ty.clone()),
+            (ExpectedValue::Unknown, _) => Value::Unknown(ty.clone()),
+            (ExpectedValue::String(s), _) => Value::string(s),
+            (ExpectedValue::Number(n), _) => Value::Number(n.clone()),
+            (ExpectedValue::Bool(b), _) => Value::Bool(*b),
+            (ExpectedValue::Approx { .. }, _) => {
+                return Err("an input value cannot be approximate".to_string())
+            }
+            (ExpectedValue::Sequence(items), Type::List(e) | Type::Set(e)) => {
+                let elements = items
+                    .iter()
+                    .map(|item| item.to_value(e))
+                    .collect::<Result<Vec<_>, _>>()?;
+                if matches!(ty, Type::Set(_)) {
+                    let count = elements.len();
+                    let set = Value::set((**e).clone(), elements).map_err(|e| e.to_string())?;
+                    if set.children().len() != count {
+                        return Err("the elements of a set must be distinct".to_string());
+                    }
+                    set
+                } else {
+                    Value::list((**e).clone(), elements).map_err(|e| e.to_string())?
+                }
+            }
+            (ExpectedValue::Sequence(items), Type::Tuple(types)) => Value::Tuple(
+                items
+                    .iter()
+                    .zip(types)
+                    .map(|(item, t)| item.to_value(t))
+                    .collect::<Result<_, _>>()?,
+            ),
+            (ExpectedValue::Mapping(entries), Type::Map(e)) => Value::map(
+                (**e).clone(),
+                entries
+                    .iter()
+                    .map(|(k, v)| Ok((k.clone(), v.to_value(e)?)))
+                    .collect::<Result<Vec<_>, String>>()?,
+            )
+            .map_err(|e| e.to_string())?,
+            (ExpectedValue::Mapping(entries), Type::Object(types)) => Value::object(
+                entries
+                    .iter()
+                    .map(|(k, v)| Ok((k.clone(), v.to_value(&types[k])?)))
+                    .collect::<Result<Vec<_>, String>>()?,
+            ),
+            _ => return Err(format!("this value does not fit the type {ty}")),
+        })
+    }
+}
+
+/// Reads a YAML value as a value of type `ty`, checking that it fits.
+pub fn read_typed_value(yaml: &Yaml, ty: &Type) -> Result<ExpectedValue, String> {
+    read_value(yaml, ty, "value")
+}
+
+fn read_value(yaml: &Yaml, ty: &Type, path: &str) -> Result<ExpectedValue, String> {
+    let fail = |why: String| Err(format!("{path}: {why}"));
+    if let Yaml::Tagged(tagged) = yaml {
+        let tag = tagged.tag.to_string();
+        return match tag.as_str() {
+            "!unknown" if tagged.value.is_null() => Ok(ExpectedValue::Unknown),
+            "!unknown" => fail("write `!unknown` alone, with no value after it".into()),
+            "!approx" if *ty == Type::Number => read_approx(&tagged.value).or_else(fail),
+            "!approx" => fail(format!("`!approx` is for numbers, and this is a {ty}")),
+            other => fail(format!("unknown tag `{other}`: the tags are !unknown and !approx")),
+        };
+    }
+    if yaml.is_null() {
+        return Ok(ExpectedValue::Null);
+    }
+    match (ty, yaml) {
+        (Type::Dynamic, _) => fail(
+            "the dynamic pseudo-type (`any`) has only null and unknown values".to_string(),
+        ),
+        (Type::String, Yaml::String(s)) => Ok(ExpectedValue::String(nfc(s))),
+        (Type::String, other) => fail(format!(
+            "a string must be a YAML string; quote {}",
+            describe(other)
+        )),
+        (Type::Bool, Yaml::Bool(b)) => Ok(ExpectedValue::Bool(*b)),
+        (Type::Number, _) => read_number(yaml).map(ExpectedValue::Number).or_else(fail),
+        (Type::List(e) | Type::Set(e), Yaml::Sequence(items)) => items
+            .iter()
+            .enumerate()
+            .map(|(i, item)| read_value(item, e, &format!("{path}[{i}]")))
+            .collect::<Result<_, _>>()
+            .map(ExpectedValue::Sequence),
+        (Type::Tuple(types), Yaml::Sequence(items)) => {
+            if items.len() != types.len() {
+                return fail(format!(
+                    "a {ty} has {} elements, not {}",
+                    types.len(),
+                    items.len()
+                ));
+            }
+            items
+                .iter()
+                .zip(types)
+                .enumerate()
+                .map(|(i, (item, t))| read_value(item, t, &format!("{path}[{i}]")))
+                .collect::<Result<_, _>>()
+                .map(ExpectedValue::Sequence)
+        }
+        (Type::Map(_) | Type::Object(_), Yaml::Mapping(mapping)) => {
+            let mut entries = BTreeMap::new();
+            for (key, item) in mapping {
+                let Yaml::String(key) = key else {
+                    return fail(format!("keys must be strings; quote {}", describe(key)));
+                };
+                let key = nfc(key);
+                let element_type = match ty {
+                    Type::Map(e) => &**e,
+                    Type::Object(attributes) => match attributes.get(&key) {
+                        Some(t) => t,
+                        None => return fail(format!("{ty} has no attribute {key:?}")),
+                    },
+                    _ => unreachable!(),
+                };
+                let item = read_value(item, element_type, &format!("{path}.{key}"))?;
+                if entries.insert(key.clone(), item).is_some() {
+                    return fail(format!("the key {key:?} is given twice (after NFC)"));
+                }
+            }
+            if let Type::Object(attributes) = ty {
+                if let Some(missing) = attributes.keys().find(|k| !entries.contains_key(*k)) {
+                    return fail(format!(
+                        "attribute {missing:?} of {ty} is missing (write `null` for a null)"
+                    ));
+                }
+            }
+            Ok(ExpectedValue::Mapping(entries))
+        }
+        (ty, other) => fail(format!("{} is not a value of {ty}", describe(other))),
+    }
+}
+
+fn describe(yaml: &Yaml) -> String {
+    match yaml {
+        Yaml::Null => "null".into(),
+        Yaml::Bool(b) => format!("the bool {b}"),
+        Yaml::Number(n) => format!("the number {n}"),
+        Yaml::String(s) => format!("the string {s:?}"),
+        Yaml::Sequence(_) => "a sequence".into(),
+        Yaml::Mapping(_) => "a mapping".into(),
+        Yaml::Tagged(t) => format!("a value tagged {}", t.tag),
+    }
+}
+
+/// A number written as a YAML number or as a string.
+fn read_number(yaml: &Yaml) -> Result<Number, String> {
+    match yaml {
+        Yaml::Number(n) if n.is_i64() || n.is_u64() => {
+            Number::parse_decimal(&n.to_string(), false).map_err(|e| e.to_string())
+        }
+        Yaml::Number(n) => {
+            let f = n.as_f64().unwrap_or(f64::NAN);
+            if !f.is_finite() {
+                return Err("write infinities as the strings \"+Inf\" and \"-Inf\"".into());
+            }
+            let text = format!("{f:e}");
+            let mantissa = text.split('e').next().unwrap_or("");
+            let digits = mantissa.chars().filter(char::is_ascii_digit).count();
+            if digits > 15 {
+                return Err(format!(
+                    "the YAML float {n} may have lost digits; write numbers of more than 15 significant digits as strings"
+                ));
+            }
+            Number::parse_decimal(&text, true).map_err(|e| e.to_string())
+        }
+        Yaml::String(s) => match s.as_str() {
+            "+Inf" => Ok(Number::PositiveInfinity),
+            "-Inf" => Ok(Number::NegativeInfinity),
+            _ => Number::parse_decimal(s, true).map_err(|e| {
+                format!("{s:?} is not a number ({e}); write a decimal such as \"-1.5e300\", \"+Inf\" or \"-Inf\"")
+            }),
+        },
+        other => Err(format!("{} is not a number", describe(other))),
+    }
+}
+
+/// `!approx "0.333…"`: any number within one unit of the last written digit.
+fn read_approx(yaml: &Yaml) -> Result<ExpectedValue, String> {
+    let Yaml::String(text) = yaml else {
+        return Err("write `!approx` numbers as strings: !approx \"0.333\"".into());
+    };
+    let value = Number::parse_decimal(text, true).map_err(|e| format!("{text:?}: {e}"))?;
+    let (mantissa, exponent) = match text.split_once(['e', 'E']) {
+        Some((m, e)) => (m, e.parse::<i64>().map_err(|e| e.to_string())?),
+        None => (text.as_str(), 0),
+    };
+    let fraction_digits = mantissa.split_once('.').map_or(0, |(_, f)| f.len()) as i64;
+    let significant = mantissa
+        .chars()
+        .filter(char::is_ascii_digit)
+        .collect::<String>()
+        .trim_start_matches('0')
+        .len();
+    if significant > MAX_APPROX_DIGITS {
+        return Err(format!(
+            "an !approx number has at most {MAX_APPROX_DIGITS} significant digits: the spec guarantees no more"
+        ));
+    }
+    let tolerance = Number::parse_decimal(&format!("1e{}", exponent - fraction_digits), true)
+        .map_err(|e| e.to_string())?;
+    Ok(ExpectedValue::Approx {
+        value,
+        tolerance,
+        text: text.clone(),
+    })
+}
+
+/// A type written in type syntax.
+#[derive(Clone, Debug)]
+pub(crate) struct TypeText(pub Type);
+
+impl<'de> Deserialize<'de> for TypeText {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(d)?;
+        parse_type(&text)
+            .map(TypeText)
+            .map_err(|e| D::Error::custom(format!("malformed type `{text}`: {e}")))
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawTypedValue {
+    #[serde(rename = "type")]
+    ty: TypeText,
+    value: Option<Yaml>,
+}
+
+/// An input value: `{ type: T, value: V }`, exact.
+#[derive(Clone, Debug)]
+pub(crate) struct InputValue(pub Value);
+
+impl<'de> Deserialize<'de> for InputValue {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let raw = RawTypedValue::deserialize(d)?;
+        let yaml = raw.value.unwrap_or(Yaml::Null);
+        let expected = read_typed_value(&yaml, &raw.ty.0).map_err(D::Error::custom)?;
+        expected
+            .to_value(&raw.ty.0)
+            .map(InputValue)
+            .map_err(D::Error::custom)
+    }
+}
+
+/// Keeps `value: null` apart from an absent `value`.
+fn present<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Yaml>, D::Error> {
+    Yaml::deserialize(d).map(Some)
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawExpectation {
+    #[serde(rename = "type")]
+    ty: Option<TypeText>,
+    #[serde(default, deserialize_with = "present")]
+    value: Option<Yaml>,
+    safety: Option<String>,
+    order: Option<String>,
+    result: Option<bool>,
+    error: Option<String>,
+    range: Option<String>,
+    #[serde(rename = "one-of")]
+    one_of: Option<Vec<Expectation>>,
+}
+
+impl<'de> Deserialize<'de> for Expectation {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let raw = RawExpectation::deserialize(d)?;
+        raw.interpret().map_err(D::Error::custom)
+    }
+}
+
+impl RawExpectation {
+    fn interpret(self) -> Result<Expectation, String> {
+        let forms = [
+            self.one_of.is_some(),
+            self.error.is_some(),
+            self.result.is_some(),
+            self.ty.is_some(),
+        ];
+        if forms.iter().filter(|f| **f).count() != 1 {
+            return Err("an expectation is exactly one of: a value or type (`type:`), \
+                        a relation (`result:`), an error (`error:`), or `one-of:`"
+                .into());
+        }
+        let value_only = |what: &str, given: bool| {
+            if given {
+                Err(format!("`{what}` goes only with a value expectation"))
+            } else {
+                Ok(())
+            }
+        };
+        if let Some(options) = self.one_of {
+            if options.len() < 2 {
+                return Err("`one-of` lists at least two expectations".into());
+            }
+            return Ok(Expectation::OneOf(options));
+        }
+        if let Some(phase) = self.error {
+            value_only("safety", self.safety.is_some())?;
+            value_only("order", self.order.is_some())?;
+            value_only("value", self.value.is_some())?;
+            let phase = Phase::from_name(&phase).ok_or_else(|| {
+                format!("unknown phase `{phase}`: the phases are parse, eval, conversion, unification")
+            })?;
+            if let Some(range) = &self.range {
+                check_range(range)?;
+            }
+            return Ok(Expectation::Error {
+                phase,
+                range: self.range,
+            });
+        }
+        if self.range.is_some() {
+            return Err("`range` goes only with an error expectation".into());
+        }
+        if let Some(result) = self.result {
+            value_only("value", self.value.is_some())?;
+            return Ok(Expectation::Result(result));
+        }
+        let ty = self.ty.expect("checked above").0;
+        let Some(yaml) = self.value else {
+            value_only("safety", self.safety.is_some())?;
+            value_only("order", self.order.is_some())?;
+            return Ok(Expectation::Type(ty));
+        };
+        let value = read_typed_value(&yaml, &ty)?;
+        if !value.has_approx() {
+            // Checks that the value is a well-formed value of its type.
+            value.to_value(&ty)?;
+        }
+        let safety = match self.safety.as_deref() {
+            None => None,
+            Some("safe") => Some(Safety::Safe),
+            Some("unsafe") => Some(Safety::Unsafe),
+            Some(other) => return Err(format!("safety is `safe` or `unsafe`, not `{other}`")),
+        };
+        let order_any = match self.order.as_deref() {
+            None => false,
+            Some("any") if matches!(ty, Type::List(_) | Type::Tuple(_)) => true,
+            Some("any") => return Err("`order: any` is for lists and tuples".into()),
+            Some(other) => return Err(format!("order is `any` or absent, not `{other}`")),
+        };
+        Ok(Expectation::Value {
+            ty,
+            value,
+            safety,
+            order_any,
+        })
+    }
+}
+
+/// Checks a range written `L:C-L:C`.
+fn check_range(range: &str) -> Result<(), String> {
+    let ok = range.split_once('-').is_some_and(|(start, end)| {
+        [start, end].iter().all(|pos| {
+            pos.split_once(':').is_some_and(|(l, c)| {
+                l.parse::<usize>().is_ok_and(|l| l > 0) && c.parse::<usize>().is_ok_and(|c| c > 0)
+            })
+        })
+    });
+    if ok {
+        Ok(())
+    } else {
+        Err(format!("range `{range}` is not of the form LINE:COLUMN-LINE:COLUMN"))
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawProfile {
+    pub expect: Expectation,
+    pub note: String,
+}
+
+impl From<RawProfile> for ProfileExpectation {
+    fn from(raw: RawProfile) -> Self {
+        ProfileExpectation {
+            expect: raw.expect,
+            note: raw.note,
+        }
+    }
+}
+
+/// One string or a list of them.
+#[derive(Deserialize)]
+#[serde(untagged)]
+pub(crate) enum OneOrMany {
+    One(String),
+    Many(Vec<String>),
+}
+
+impl OneOrMany {
+    pub fn into_vec(self) -> Vec<String> {
+        match self {
+            OneOrMany::One(s) => vec![s],
+            OneOrMany::Many(v) => v,
+        }
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub(crate) struct RawCase {
+    pub name: String,
+    pub description: Option<String>,
+    pub covers: Vec<String>,
+    pub kind: Option<String>,
+    pub value: Option<InputValue>,
+    pub to: Option<TypeText>,
+    pub types: Option<Vec<TypeText>>,
+    #[serde(rename = "type")]
+    pub ty: Option<TypeText>,
+    pub spec: Option<TypeText>,
+    pub op: Option<String>,
+    pub operands: Option<Vec<InputValue>>,
+    pub expect: Expectation,
+    pub implementation_defined: Option<String>,
+    pub profiles: Option<BTreeMap<String, RawProfile>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawFile {
+    pub spec: OneOrMany,
+    pub summary: String,
+    pub kind: Option<String>,
+    pub cases: Vec<RawCase>,
+}

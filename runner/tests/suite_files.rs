@@ -1,0 +1,26 @@
+//! `cargo test` over the suite, one test per case file (datatest-stable), so
+//! `cargo test -- conversion` filters by path. Every case of a file runs, and
+//! every failing case is reported with its own diff.
+
+use hcl_conformance::requirements::Requirements;
+use hcl_conformance::run::run_file_in_process;
+use hcl_conformance::suite::{load_file, SPEC_PROFILE};
+use std::path::Path;
+
+fn suite_dir() -> &'static Path {
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../suite"))
+}
+
+fn run_case_file(path: &Path) -> datatest_stable::Result<()> {
+    let requirements = Requirements::load(suite_dir())?;
+    let file = load_file(path, suite_dir(), &requirements).map_err(|errors| {
+        let lines: Vec<String> = errors.iter().map(|e| format!("suite bug: {e}")).collect();
+        lines.join("\n")
+    })?;
+    run_file_in_process(&file.cases, SPEC_PROFILE)?;
+    Ok(())
+}
+
+datatest_stable::harness! {
+    { test = run_case_file, root = "../suite", pattern = r"\.ya?ml$" },
+}

@@ -1,0 +1,27 @@
+#!/bin/sh
+# Builds the hcl-go adapter (hashicorp/hcl v2.14.1 + go-cty 1.12.1 behind the
+# subprocess protocol, runner/PROTOCOL.md) offline, in GOPATH mode, against
+# the library sources Debian installs under /usr/share/gocode/src.
+# Prints the path of the binary: target/adapters/hcl-go.
+set -eu
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+src="$root/scripts/adapters/hcl-go"
+out="$root/target/adapters/hcl-go"
+gocode=/usr/share/gocode
+
+# Install the toolchain and the library sources only when they are missing.
+if ! command -v go >/dev/null 2>&1 || [ ! -d "$gocode/src/github.com/hashicorp/hcl/v2" ]; then
+    echo "build-hcl-go: installing golang-go and golang-github-hashicorp-hcl-v2-dev" >&2
+    sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo=sudo
+    $sudo apt-get update >&2
+    $sudo apt-get install -y golang-go golang-github-hashicorp-hcl-v2-dev >&2
+fi
+
+mkdir -p "$(dirname "$out")"
+cd "$src"
+GO111MODULE=off GOPATH="$gocode:${HOME:-/tmp}/go" \
+    GOCACHE="${GOCACHE:-${XDG_CACHE_HOME:-${HOME:-/tmp}/.cache}/go-build}" \
+    go build -o "$out" . >&2
+echo "$out"
