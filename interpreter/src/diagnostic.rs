@@ -32,9 +32,14 @@ impl Phase {
 
     /// Reads a phase name as the suite and the protocol write it.
     pub fn from_name(name: &str) -> Option<Phase> {
-        [Phase::Parse, Phase::Eval, Phase::Conversion, Phase::Unification]
-            .into_iter()
-            .find(|phase| phase.name() == name)
+        [
+            Phase::Parse,
+            Phase::Eval,
+            Phase::Conversion,
+            Phase::Unification,
+        ]
+        .into_iter()
+        .find(|phase| phase.name() == name)
     }
 }
 

@@ -473,9 +473,15 @@ mod tests {
 
     #[test]
     fn huge_exponents_are_cheap() {
-        assert_eq!(Number::parse_decimal("1e999999999", true), Err(NumberError::Overflow));
+        assert_eq!(
+            Number::parse_decimal("1e999999999", true),
+            Err(NumberError::Overflow)
+        );
         assert_eq!(n("1e-999999999"), Number::zero());
-        assert_eq!(Number::parse_decimal("1e99999999999999999999999", true), Err(NumberError::Overflow));
+        assert_eq!(
+            Number::parse_decimal("1e99999999999999999999999", true),
+            Err(NumberError::Overflow)
+        );
     }
 
     #[test]
@@ -485,15 +491,24 @@ mod tests {
         let third = n("1").divide(&n("3")).unwrap();
         assert_eq!(third.to_decimal_string(), format!("0.{}", "3".repeat(100)));
         let two_thirds = n("2").divide(&n("3")).unwrap();
-        assert_eq!(two_thirds.to_decimal_string(), format!("0.{}7", "6".repeat(99)));
+        assert_eq!(
+            two_thirds.to_decimal_string(),
+            format!("0.{}7", "6".repeat(99))
+        );
     }
 
     #[test]
     fn infinities_order_and_arithmetic() {
         assert!(Number::PositiveInfinity > n("1e39000"));
         assert!(Number::NegativeInfinity < n("-1e39000"));
-        assert_eq!(Number::PositiveInfinity.add(&Number::NegativeInfinity), Err(NumberError::NotANumber));
-        assert_eq!(n("1").divide(&Number::zero()), Err(NumberError::DivisionByZero));
+        assert_eq!(
+            Number::PositiveInfinity.add(&Number::NegativeInfinity),
+            Err(NumberError::NotANumber)
+        );
+        assert_eq!(
+            n("1").divide(&Number::zero()),
+            Err(NumberError::DivisionByZero)
+        );
         assert_eq!(n("-7").remainder(&n("3")).unwrap(), n("-1"));
     }
 }

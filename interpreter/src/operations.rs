@@ -167,7 +167,10 @@ fn arithmetic(
         .map_err(|e| eval_error(e.to_string()))
 }
 
-fn comparison(operands: &[Value], f: impl Fn(&Number, &Number) -> bool) -> Result<Value, Diagnostic> {
+fn comparison(
+    operands: &[Value],
+    f: impl Fn(&Number, &Number) -> bool,
+) -> Result<Value, Diagnostic> {
     let Some(values) = operands_of(operands, &Type::Number)? else {
         return Ok(Value::Unknown(Type::Bool));
     };

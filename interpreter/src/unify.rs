@@ -55,7 +55,9 @@ pub fn unify(types: &[Type]) -> Result<Type, Diagnostic> {
         .iter()
         .find(|ty| conversion_safety(ty, &result).is_none())
     {
-        return Err(fail(format!("{unconvertible} does not convert to {result}")));
+        return Err(fail(format!(
+            "{unconvertible} does not convert to {result}"
+        )));
     }
     Ok(result)
 }

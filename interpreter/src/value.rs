@@ -49,7 +49,11 @@ pub struct ElementTypeError {
 
 impl std::fmt::Display for ElementTypeError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "a collection of {} cannot hold a {}", self.expected, self.found)
+        write!(
+            f,
+            "a collection of {} cannot hold a {}",
+            self.expected, self.found
+        )
     }
 }
 

@@ -4,7 +4,7 @@
 //! string "x", got number 1`), and shows expected against actual as a diff.
 
 use crate::outcome::Outcome;
-use crate::suite::{ExpectedValue, Expectation};
+use crate::suite::{Expectation, ExpectedValue};
 use hcl_interpreter::number::Number;
 use hcl_interpreter::{Type, Value};
 use std::fmt::Write as _;
@@ -75,7 +75,9 @@ fn first_difference(expect: &Expectation, outcome: &Outcome) -> Option<String> {
         ) => {
             let actual_type = actual.ty();
             if actual_type != *ty {
-                return Some(format!("expected a value of type {ty}, got one of type {actual_type}"));
+                return Some(format!(
+                    "expected a value of type {ty}, got one of type {actual_type}"
+                ));
             }
             if let Some(difference) = compare_value(value, actual, "", *order_any) {
                 return Some(difference);
@@ -103,17 +105,22 @@ fn first_difference(expect: &Expectation, outcome: &Outcome) -> Option<String> {
         }
         (Expectation::Error { phase, range }, Outcome::Error { phase: got, ranges }) => {
             if phase != got {
-                return Some(format!("expected an error in phase {phase}, got one in phase {got}"));
+                return Some(format!(
+                    "expected an error in phase {phase}, got one in phase {got}"
+                ));
             }
             let range = range.as_ref()?;
             if ranges.is_empty() {
                 return None;
             }
-            let shown: Vec<String> = ranges.iter().map(|r| show_range(r)).collect();
+            let shown: Vec<String> = ranges.iter().map(show_range).collect();
             if shown.contains(range) {
                 None
             } else {
-                Some(format!("expected an error at {range}, got one at {}", shown.join(", ")))
+                Some(format!(
+                    "expected an error at {range}, got one at {}",
+                    shown.join(", ")
+                ))
             }
         }
         (expect, Outcome::Unsupported(why)) => Some(format!(
@@ -160,7 +167,12 @@ fn describe_outcome(outcome: &Outcome) -> String {
 }
 
 /// Compares an expected value with an actual one of the same type.
-fn compare_value(expected: &ExpectedValue, actual: &Value, path: &str, order_any: bool) -> Option<String> {
+fn compare_value(
+    expected: &ExpectedValue,
+    actual: &Value,
+    path: &str,
+    order_any: bool,
+) -> Option<String> {
     let at = |what: String| {
         Some(if path.is_empty() {
             what
@@ -170,14 +182,28 @@ fn compare_value(expected: &ExpectedValue, actual: &Value, path: &str, order_any
     };
     match (expected, actual) {
         (ExpectedValue::Unknown, Value::Unknown(_)) | (ExpectedValue::Null, Value::Null(_)) => None,
-        (ExpectedValue::Unknown, other) => at(format!("expected an unknown value, got {}", show_scalar(other))),
+        (ExpectedValue::Unknown, other) => at(format!(
+            "expected an unknown value, got {}",
+            show_scalar(other)
+        )),
         (ExpectedValue::Null, other) => at(format!("expected null, got {}", show_scalar(other))),
-        (_, Value::Unknown(_)) => at(format!("expected {}, got an unknown value", show_expected_scalar(expected))),
-        (_, Value::Null(_)) => at(format!("expected {}, got null", show_expected_scalar(expected))),
+        (_, Value::Unknown(_)) => at(format!(
+            "expected {}, got an unknown value",
+            show_expected_scalar(expected)
+        )),
+        (_, Value::Null(_)) => at(format!(
+            "expected {}, got null",
+            show_expected_scalar(expected)
+        )),
         (ExpectedValue::String(e), Value::String(a)) if e == a => None,
         (ExpectedValue::Number(e), Value::Number(a)) if e == a => None,
         (ExpectedValue::Bool(e), Value::Bool(a)) if e == a => None,
-        (ExpectedValue::Approx { value, tolerance, .. }, Value::Number(a)) => {
+        (
+            ExpectedValue::Approx {
+                value, tolerance, ..
+            },
+            Value::Number(a),
+        ) => {
             let within = a
                 .subtract(value)
                 .map(|d| if d.signum() < 0 { d.negate() } else { d })
@@ -201,7 +227,11 @@ fn compare_value(expected: &ExpectedValue, actual: &Value, path: &str, order_any
                 return compare_unordered(items, elements, path);
             }
             if items.len() != elements.len() {
-                return at(format!("expected {} elements, got {}", items.len(), elements.len()));
+                return at(format!(
+                    "expected {} elements, got {}",
+                    items.len(),
+                    elements.len()
+                ));
             }
             items
                 .iter()
@@ -234,7 +264,11 @@ fn compare_unordered(items: &[ExpectedValue], elements: &[Value], path: &str) ->
     if items.len() != elements.len() {
         return Some(format!(
             "{}expected {} elements, got {}",
-            if path.is_empty() { String::new() } else { format!("{path}: ") },
+            if path.is_empty() {
+                String::new()
+            } else {
+                format!("{path}: ")
+            },
             items.len(),
             elements.len()
         ));
@@ -322,7 +356,9 @@ fn shown_expected(e: &ExpectedValue) -> Shown {
         ExpectedValue::Number(n) => Shown::Scalar(number_text(n)),
         ExpectedValue::Approx { text, .. } => Shown::Scalar(format!("!approx {text}")),
         ExpectedValue::Bool(b) => Shown::Scalar(b.to_string()),
-        ExpectedValue::Sequence(items) => Shown::Sequence(items.iter().map(shown_expected).collect()),
+        ExpectedValue::Sequence(items) => {
+            Shown::Sequence(items.iter().map(shown_expected).collect())
+        }
         ExpectedValue::Mapping(entries) => Shown::Mapping(
             entries
                 .iter()

@@ -94,7 +94,10 @@ fn run_coverage(args: Vec<String>) -> ExitCode {
         Ok(suite) => suite,
         Err(code) => return code,
     };
-    let covered: BTreeSet<String> = suite.cases().flat_map(|c| c.covers.iter().cloned()).collect();
+    let covered: BTreeSet<String> = suite
+        .cases()
+        .flat_map(|c| c.covers.iter().cloned())
+        .collect();
     let notes_dir = suite.dir.join("../spec-notes");
     let settled = ids_settled_by_notes(&notes_dir);
     let sections = coverage(&suite.requirements, &covered, &settled);
@@ -142,16 +145,25 @@ fn main() -> ExitCode {
         Ok(suite) => suite,
         Err(code) => return code,
     };
-    let test_args = libtest_mimic::Arguments::from_iter(std::iter::once(program).chain(options.rest));
+    let test_args =
+        libtest_mimic::Arguments::from_iter(std::iter::once(program).chain(options.rest));
     let summary = Arc::new(Summary::default());
     let implementation: Implementation = Arc::new(hcl_conformance::reference::run);
     let listing = test_args.list;
     let conclusion = libtest_mimic::run(
         &test_args,
-        trials(&suite, implementation, &options.profile, Arc::clone(&summary)),
+        trials(
+            &suite,
+            implementation,
+            &options.profile,
+            Arc::clone(&summary),
+        ),
     );
     if !listing {
-        print!("{}", summary.render("reference interpreter (in-process)", &options.profile));
+        print!(
+            "{}",
+            summary.render("reference interpreter (in-process)", &options.profile)
+        );
     }
     conclusion.exit_code()
 }

@@ -40,14 +40,22 @@ impl Requirements {
         let text = std::fs::read_to_string(&path)
             .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
         let mut requirements = Requirements::default();
-        for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+        for (i, line) in text
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| !l.trim().is_empty())
+        {
             let requirement: Requirement = serde_json::from_str(line)
                 .map_err(|e| format!("{}:{}: {e}", path.display(), i + 1))?;
             requirements.insert(requirement);
         }
         let overrides = suite_dir.join("requirements-overrides.jsonl");
         if let Ok(text) = std::fs::read_to_string(&overrides) {
-            for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+            for (i, line) in text
+                .lines()
+                .enumerate()
+                .filter(|(_, l)| !l.trim().is_empty())
+            {
                 requirements
                     .apply_override(line)
                     .map_err(|e| format!("{}:{}: {e}", overrides.display(), i + 1))?;
@@ -253,7 +261,11 @@ pub fn render_coverage(sections: &[SectionCoverage], finished: &[(String, String
                 .iter()
                 .filter(|x| x.doc == doc)
                 .fold((0, 0), |(t, c), x| (t + x.testable, c + x.covered));
-            let _ = writeln!(out, "\n{doc}: {c}/{t} testable requirements covered ({})", percent(c, t));
+            let _ = writeln!(
+                out,
+                "\n{doc}: {c}/{t} testable requirements covered ({})",
+                percent(c, t)
+            );
         }
         all_testable += s.testable;
         all_covered += s.covered;
@@ -293,10 +305,9 @@ pub fn render_coverage(sections: &[SectionCoverage], finished: &[(String, String
 }
 
 fn percent(part: usize, whole: usize) -> String {
-    if whole == 0 {
-        "-".into()
-    } else {
-        format!("{}%", part * 100 / whole)
+    match (part * 100).checked_div(whole) {
+        None => "-".into(),
+        Some(p) => format!("{p}%"),
     }
 }
 
@@ -306,8 +317,13 @@ fn percent(part: usize, whole: usize) -> String {
 pub fn check_finished(sections: &[SectionCoverage], finished: &[(String, String)]) -> Vec<String> {
     let mut problems = Vec::new();
     for (doc, anchor) in finished {
-        match sections.iter().find(|s| s.doc == *doc && s.anchor == *anchor) {
-            None => problems.push(format!("finished area {doc}#{anchor} is not a known section")),
+        match sections
+            .iter()
+            .find(|s| s.doc == *doc && s.anchor == *anchor)
+        {
+            None => problems.push(format!(
+                "finished area {doc}#{anchor} is not a known section"
+            )),
             Some(s) => {
                 for id in &s.uncovered {
                     problems.push(format!("{doc}#{anchor}: {id} is not covered by any case"));

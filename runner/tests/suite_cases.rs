@@ -28,23 +28,32 @@ fn main() {
     let implementation: Implementation = Arc::new(reference::run);
     let mut all = trials(&suite, implementation, SPEC_PROFILE, Arc::clone(&summary));
 
-    let covered: BTreeSet<String> = suite.cases().flat_map(|c| c.covers.iter().cloned()).collect();
+    let covered: BTreeSet<String> = suite
+        .cases()
+        .flat_map(|c| c.covers.iter().cloned())
+        .collect();
     let settled = ids_settled_by_notes(&dir.join("../spec-notes"));
     let sections = coverage(&suite.requirements, &covered, &settled);
-    all.push(libtest_mimic::Trial::test("coverage::finished-areas-stay-complete", move || {
-        let finished = finished_areas(dir)?;
-        let problems = check_finished(&sections, &finished);
-        if problems.is_empty() {
-            Ok(())
-        } else {
-            Err(problems.join("\n").into())
-        }
-    }));
+    all.push(libtest_mimic::Trial::test(
+        "coverage::finished-areas-stay-complete",
+        move || {
+            let finished = finished_areas(dir)?;
+            let problems = check_finished(&sections, &finished);
+            if problems.is_empty() {
+                Ok(())
+            } else {
+                Err(problems.join("\n").into())
+            }
+        },
+    ));
 
     let listing = args.list;
     let conclusion = libtest_mimic::run(&args, all);
     if !listing {
-        print!("{}", summary.render("reference interpreter (in-process)", SPEC_PROFILE));
+        print!(
+            "{}",
+            summary.render("reference interpreter (in-process)", SPEC_PROFILE)
+        );
     }
     conclusion.exit();
 }

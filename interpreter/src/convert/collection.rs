@@ -61,7 +61,8 @@ fn convert_elements(elements: &[Value], element_type: &Type) -> Result<Vec<Value
         .iter()
         .enumerate()
         .map(|(i, element)| {
-            convert_value(element, element_type).map_err(|failure| failure.inside(&format!("[{i}]")))
+            convert_value(element, element_type)
+                .map_err(|failure| failure.inside(&format!("[{i}]")))
         })
         .collect()
 }

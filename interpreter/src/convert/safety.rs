@@ -91,26 +91,27 @@ pub fn conversion_safety(from: &Type, to: &Type) -> Option<Safety> {
         // "Conversion from one tuple type to another is permitted as long as
         // the tuples have the same length and the elements have convertable
         // types."
-        (Type::Tuple(source), Type::Tuple(target)) if source.len() == target.len() => source
-            .iter()
-            .zip(target)
-            .try_fold(Safe, |safety, (s, t)| Some(safety.and(conversion_safety(s, t)?))),
+        (Type::Tuple(source), Type::Tuple(target)) if source.len() == target.len() => {
+            source.iter().zip(target).try_fold(Safe, |safety, (s, t)| {
+                Some(safety.and(conversion_safety(s, t)?))
+            })
+        }
 
         _ => None,
     }
 }
 
 /// The combined safety of converting each of `types` to `to`.
-fn all_to<'a>(types: impl Iterator<Item = &'a Type>, to: &Type) -> Option<Safety> {
-    types.fold(Some(Safety::Safe), |acc, ty| {
-        Some(acc?.and(conversion_safety(ty, to)?))
+fn all_to<'a>(mut types: impl Iterator<Item = &'a Type>, to: &Type) -> Option<Safety> {
+    types.try_fold(Safety::Safe, |acc, ty| {
+        Some(acc.and(conversion_safety(ty, to)?))
     })
 }
 
 /// The combined safety of converting `from` to each of `types`.
-fn from_all<'a>(from: &Type, types: impl Iterator<Item = &'a Type>) -> Option<Safety> {
-    types.fold(Some(Safety::Safe), |acc, ty| {
-        Some(acc?.and(conversion_safety(from, ty)?))
+fn from_all<'a>(from: &Type, mut types: impl Iterator<Item = &'a Type>) -> Option<Safety> {
+    types.try_fold(Safety::Safe, |acc, ty| {
+        Some(acc.and(conversion_safety(from, ty)?))
     })
 }
 
@@ -166,15 +167,13 @@ fn resolve_dynamic(from: &Type, to: &Type) -> Option<Type> {
                 })
                 .collect::<Option<_>>()?,
         ),
-        (Type::Tuple(source), Type::Tuple(target)) if source.len() == target.len() => {
-            Type::Tuple(
-                source
-                    .iter()
-                    .zip(target)
-                    .map(|(s, t)| resolve_target(s, t))
-                    .collect::<Option<_>>()?,
-            )
-        }
+        (Type::Tuple(source), Type::Tuple(target)) if source.len() == target.len() => Type::Tuple(
+            source
+                .iter()
+                .zip(target)
+                .map(|(s, t)| resolve_target(s, t))
+                .collect::<Option<_>>()?,
+        ),
         _ => return None,
     };
     Some(resolved)

@@ -82,8 +82,9 @@ pub(crate) fn convert_to_object(v: &Value, to: &Type) -> Result<Value, Failure> 
         Value::Object(source) => {
             for (name, ty) in attribute_types {
                 let converted = match source.get(name) {
-                    Some(attribute) => convert_value(attribute, ty)
-                        .map_err(|f| f.inside(&format!(".{name}")))?,
+                    Some(attribute) => {
+                        convert_value(attribute, ty).map_err(|f| f.inside(&format!(".{name}")))?
+                    }
                     None => Value::Null(ty.clone()),
                 };
                 attributes.insert(name.clone(), converted);

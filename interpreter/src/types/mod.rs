@@ -78,7 +78,8 @@ impl Type {
             | (Type::Map(a), Type::Map(b)) => a.matches(b),
             (Type::Object(a), Type::Object(b)) => {
                 a.len() == b.len()
-                    && a.iter().all(|(name, ty)| b.get(name).is_some_and(|s| ty.matches(s)))
+                    && a.iter()
+                        .all(|(name, ty)| b.get(name).is_some_and(|s| ty.matches(s)))
             }
             (Type::Tuple(a), Type::Tuple(b)) => {
                 a.len() == b.len() && a.iter().zip(b).all(|(ty, s)| ty.matches(s))
@@ -108,8 +109,7 @@ impl Type {
             | (Type::Map(a), Type::Map(b)) => a.could_be_identical(b),
             (Type::Object(a), Type::Object(b)) => {
                 a.len() == b.len()
-                    && a
-                        .iter()
+                    && a.iter()
                         .all(|(name, ty)| b.get(name).is_some_and(|o| ty.could_be_identical(o)))
             }
             (Type::Tuple(a), Type::Tuple(b)) => {

@@ -205,9 +205,7 @@ impl Reader<'_> {
 
 fn is_identifier(name: &str) -> bool {
     let mut chars = name.chars();
-    chars
-        .next()
-        .is_some_and(|c| c.is_alphabetic() || c == '_')
+    chars.next().is_some_and(|c| c.is_alphabetic() || c == '_')
         && chars.all(|c| c.is_alphanumeric() || c == '_' || c == '-')
 }
 
@@ -280,7 +278,14 @@ mod tests {
 
     #[test]
     fn rejects_malformed_types() {
-        for text in ["", "lst(string)", "list(string", "object({a = string, a = bool})", "tuple([string,,])", "list(string) x"] {
+        for text in [
+            "",
+            "lst(string)",
+            "list(string",
+            "object({a = string, a = bool})",
+            "tuple([string,,])",
+            "list(string) x",
+        ] {
             assert!(parse_type(text).is_err(), "{text}");
         }
         let deep = "list(".repeat(1000) + "string" + &")".repeat(1000);

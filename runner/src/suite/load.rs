@@ -4,9 +4,7 @@
 //! the file, the line and what to do; nothing is skipped silently.
 
 use super::yaml::{RawCase, RawFile};
-use super::{
-    Case, Input, SuiteFile, CASE_KINDS, KNOWN_PROFILES, RESERVED_KINDS,
-};
+use super::{Case, Input, SuiteFile, CASE_KINDS, KNOWN_PROFILES, RESERVED_KINDS};
 use crate::requirements::Requirements;
 use hcl_interpreter::operations::Operation;
 use std::collections::BTreeSet;
@@ -172,9 +170,15 @@ pub fn load_file(
         match build_case(raw_case, raw.kind.as_deref(), &id, requirements, repo_root) {
             Ok(case) => {
                 if !names.insert(case.name.clone()) {
-                    errors.push(error(line, format!("the case name `{}` is used twice in this file", case.name)));
+                    errors.push(error(
+                        line,
+                        format!("the case name `{}` is used twice in this file", case.name),
+                    ));
                 }
-                cases.push(Case { line: line.unwrap_or(0), ..case });
+                cases.push(Case {
+                    line: line.unwrap_or(0),
+                    ..case
+                });
             }
             Err(problems) => {
                 errors.extend(problems.into_iter().map(|m| error(line, m)));
@@ -196,19 +200,23 @@ pub fn load_file(
 
 /// The line where the case named `name` starts, found in the file's text.
 fn line_of_case(text: &str, name: &str) -> Option<usize> {
-    text.lines().position(|line| {
-        let line = line.trim_start().trim_start_matches('-').trim_start();
-        line.strip_prefix("name:")
-            .is_some_and(|rest| rest.trim().trim_matches(['"', '\'']) == name)
-    })
-    .map(|i| i + 1)
+    text.lines()
+        .position(|line| {
+            let line = line.trim_start().trim_start_matches('-').trim_start();
+            line.strip_prefix("name:")
+                .is_some_and(|rest| rest.trim().trim_matches(['"', '\'']) == name)
+        })
+        .map(|i| i + 1)
 }
 
 fn is_kebab_case(name: &str) -> bool {
     !name.is_empty()
-        && name
-            .split('-')
-            .all(|part| !part.is_empty() && part.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit()))
+        && name.split('-').all(|part| {
+            !part.is_empty()
+                && part
+                    .bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+        })
 }
 
 /// Checks a raw case and builds it; the problems are all reported at once.
@@ -222,10 +230,14 @@ fn build_case(
     let mut problems = Vec::new();
     let name = raw.name.clone();
     if !is_kebab_case(&name) {
-        problems.push(format!("case name `{name}` is not kebab-case (a-z, 0-9 and single dashes)"));
+        problems.push(format!(
+            "case name `{name}` is not kebab-case (a-z, 0-9 and single dashes)"
+        ));
     }
     if raw.covers.is_empty() {
-        problems.push(format!("case `{name}` covers no requirement; list the ids it checks in `covers`"));
+        problems.push(format!(
+            "case `{name}` covers no requirement; list the ids it checks in `covers`"
+        ));
     }
     for id in &raw.covers {
         match requirements.get(id) {
@@ -301,7 +313,9 @@ fn build_input(raw: &RawCase, default_kind: Option<&str>) -> Result<Input, Strin
         .or(default_kind)
         .ok_or("no `kind`, and the file gives no default `kind`")?;
     if RESERVED_KINDS.contains(&kind) {
-        return Err(format!("kind `{kind}` is reserved for a later version of the format"));
+        return Err(format!(
+            "kind `{kind}` is reserved for a later version of the format"
+        ));
     }
     if !CASE_KINDS.contains(&kind) {
         return Err(format!(

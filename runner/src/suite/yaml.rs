@@ -115,16 +115,18 @@ fn read_value(yaml: &Yaml, ty: &Type, path: &str) -> Result<ExpectedValue, Strin
             "!unknown" => fail("write `!unknown` alone, with no value after it".into()),
             "!approx" if *ty == Type::Number => read_approx(&tagged.value).or_else(fail),
             "!approx" => fail(format!("`!approx` is for numbers, and this is a {ty}")),
-            other => fail(format!("unknown tag `{other}`: the tags are !unknown and !approx")),
+            other => fail(format!(
+                "unknown tag `{other}`: the tags are !unknown and !approx"
+            )),
         };
     }
     if yaml.is_null() {
         return Ok(ExpectedValue::Null);
     }
     match (ty, yaml) {
-        (Type::Dynamic, _) => fail(
-            "the dynamic pseudo-type (`any`) has only null and unknown values".to_string(),
-        ),
+        (Type::Dynamic, _) => {
+            fail("the dynamic pseudo-type (`any`) has only null and unknown values".to_string())
+        }
         (Type::String, Yaml::String(s)) => Ok(ExpectedValue::String(nfc(s))),
         (Type::String, other) => fail(format!(
             "a string must be a YAML string; quote {}",
@@ -336,9 +338,11 @@ impl RawExpectation {
             self.ty.is_some(),
         ];
         if forms.iter().filter(|f| **f).count() != 1 {
-            return Err("an expectation is exactly one of: a value or type (`type:`), \
+            return Err(
+                "an expectation is exactly one of: a value or type (`type:`), \
                         a relation (`result:`), an error (`error:`), or `one-of:`"
-                .into());
+                    .into(),
+            );
         }
         let value_only = |what: &str, given: bool| {
             if given {
@@ -358,7 +362,9 @@ impl RawExpectation {
             value_only("order", self.order.is_some())?;
             value_only("value", self.value.is_some())?;
             let phase = Phase::from_name(&phase).ok_or_else(|| {
-                format!("unknown phase `{phase}`: the phases are parse, eval, conversion, unification")
+                format!(
+                    "unknown phase `{phase}`: the phases are parse, eval, conversion, unification"
+                )
             })?;
             if let Some(range) = &self.range {
                 check_range(range)?;
@@ -419,7 +425,9 @@ fn check_range(range: &str) -> Result<(), String> {
     if ok {
         Ok(())
     } else {
-        Err(format!("range `{range}` is not of the form LINE:COLUMN-LINE:COLUMN"))
+        Err(format!(
+            "range `{range}` is not of the form LINE:COLUMN-LINE:COLUMN"
+        ))
     }
 }
 
