@@ -17,10 +17,18 @@
 //! - [`operations`]: the operations on values that the native syntax's
 //!   operators denote (`hclsyntax-spec.md` § Operations).
 //! - [`diagnostic`]: the one error type of every phase.
+//! - [`eval_context`]: the variables and functions an expression sees.
+//! - [`functions`]: § Functions and Function Calls, and the conformance
+//!   function table.
+//!
+//! The native syntax (`hclsyntax-spec.md`): [`native`].
 
 pub mod convert;
 pub mod diagnostic;
 pub mod equality;
+pub mod eval_context;
+pub mod functions;
+pub mod native;
 pub mod number;
 pub mod operations;
 pub mod types;
@@ -28,6 +36,7 @@ pub mod unify;
 pub mod value;
 
 pub use diagnostic::{Diagnostic, Phase};
+pub use eval_context::EvalContext;
 pub use number::Number;
 pub use types::Type;
 pub use value::Value;

@@ -1,0 +1,16 @@
+//! The evaluation context: the variables in scope and the function table.
+//!
+//! Spec: spec.md § Expression Evaluation
+
+use crate::value::Value;
+use std::collections::BTreeMap;
+
+/// What an expression is evaluated with: the global variable scope ("a map
+/// from variable name to value"). The function table is the conformance
+/// table of [`crate::functions`].
+///
+/// Spec: spec.md § Expression Evaluation, § Values and Value Types
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct EvalContext {
+    pub variables: BTreeMap<String, Value>,
+}

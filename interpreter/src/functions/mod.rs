@@ -1,0 +1,3 @@
+//! Functions and function calls.
+//!
+//! Spec: spec.md § Functions and Function Calls

@@ -1,0 +1,3 @@
+//! The native syntax.
+//!
+//! Spec: hclsyntax-spec.md
