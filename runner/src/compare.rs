@@ -3,8 +3,8 @@
 //! A mismatch names the first difference by its path (`.a[2]: expected
 //! string "x", got number 1`), and shows expected against actual as a diff.
 
-use crate::outcome::Outcome;
-use crate::suite::{Expectation, ExpectedValue};
+use crate::outcome::{Body, Outcome};
+use crate::suite::{Expectation, ExpectedBody, ExpectedValue};
 use hcl_interpreter::number::Number;
 use hcl_interpreter::{Type, Value};
 use std::fmt::Write as _;
@@ -95,6 +95,9 @@ fn first_difference(expect: &Expectation, outcome: &Outcome) -> Option<String> {
                 _ => None,
             }
         }
+        (Expectation::Body(expected), Outcome::Body(actual)) => {
+            compare_body(expected, actual, "body")
+        }
         (Expectation::Type(ty), Outcome::Type(actual)) if ty == actual => None,
         (Expectation::Type(ty), Outcome::Type(actual)) => {
             Some(format!("expected type {ty}, got type {actual}"))
@@ -139,6 +142,66 @@ fn first_difference(expect: &Expectation, outcome: &Outcome) -> Option<String> {
     }
 }
 
+/// Compares an expected body with an actual one: the same attributes with
+/// the same values, and the same blocks in the same order.
+fn compare_body(expected: &ExpectedBody, actual: &Body, path: &str) -> Option<String> {
+    if let Some(missing) = expected
+        .attributes
+        .keys()
+        .find(|k| !actual.attributes.contains_key(*k))
+    {
+        return Some(format!(
+            "{path}: expected the attribute {missing:?}, which is missing"
+        ));
+    }
+    if let Some(extra) = actual
+        .attributes
+        .keys()
+        .find(|k| !expected.attributes.contains_key(*k))
+    {
+        return Some(format!("{path}: got the unexpected attribute {extra:?}"));
+    }
+    for (name, (ty, value)) in &expected.attributes {
+        let got = &actual.attributes[name];
+        let at = format!("{path}.{name}");
+        let got_type = got.ty();
+        if got_type != *ty {
+            return Some(format!(
+                "{at}: expected a value of type {ty}, got one of type {got_type}"
+            ));
+        }
+        if let Some(difference) = compare_value(value, got, &at, false) {
+            return Some(difference);
+        }
+    }
+    if expected.blocks.len() != actual.blocks.len() {
+        return Some(format!(
+            "{path}: expected {} blocks, got {}",
+            expected.blocks.len(),
+            actual.blocks.len()
+        ));
+    }
+    for (i, (e, a)) in expected.blocks.iter().zip(&actual.blocks).enumerate() {
+        let at = format!("{path}.blocks[{i}]");
+        if e.type_name != a.type_name {
+            return Some(format!(
+                "{at}: expected a block of type {:?}, got {:?}",
+                e.type_name, a.type_name
+            ));
+        }
+        if e.labels != a.labels {
+            return Some(format!(
+                "{at}: expected the labels {:?}, got {:?}",
+                e.labels, a.labels
+            ));
+        }
+        if let Some(difference) = compare_body(&e.body, &a.body, &format!("{at}.body")) {
+            return Some(difference);
+        }
+    }
+    None
+}
+
 fn show_range(range: &hcl_interpreter::diagnostic::Range) -> String {
     format!(
         "{}:{}-{}:{}",
@@ -150,6 +213,7 @@ fn describe_expectation(expect: &Expectation) -> String {
     match expect {
         Expectation::Value { ty, .. } => format!("a value of type {ty}"),
         Expectation::Type(ty) => format!("the type {ty}"),
+        Expectation::Body(_) => "a body".into(),
         Expectation::Result(b) => format!("the answer {b}"),
         Expectation::Error { phase, .. } => format!("an error in phase {phase}"),
         Expectation::OneOf(_) => "one of several results".into(),
@@ -160,9 +224,13 @@ fn describe_outcome(outcome: &Outcome) -> String {
     match outcome {
         Outcome::Value { value, .. } => format!("a value of type {}", value.ty()),
         Outcome::Type(ty) => format!("the type {ty}"),
+        Outcome::Body(_) => "a body".into(),
         Outcome::Result(b) => format!("the answer {b}"),
         Outcome::Error { phase, .. } => format!("an error in phase {phase}"),
         Outcome::Unsupported(why) => format!("unsupported ({why})"),
+        Outcome::Crashed(why) => format!("a crash ({why})"),
+        Outcome::TimedOut(why) => format!("no answer in time ({why})"),
+        Outcome::Broken(why) => format!("a broken answer ({why})"),
     }
 }
 
@@ -422,6 +490,11 @@ pub fn render_expectation(expect: &Expectation) -> String {
             out
         }
         Expectation::Type(ty) => format!("type: {ty}\n"),
+        Expectation::Body(body) => {
+            let mut out = String::from("body:");
+            render_shown(&shown_expected_body(body), 1, &mut out);
+            out
+        }
         Expectation::Result(b) => format!("result: {b}\n"),
         Expectation::Error { phase, range } => match range {
             Some(range) => format!("error: {phase}\nrange: {range}\n"),
@@ -451,6 +524,11 @@ pub fn render_outcome(outcome: &Outcome) -> String {
             out
         }
         Outcome::Type(ty) => format!("type: {ty}\n"),
+        Outcome::Body(body) => {
+            let mut out = String::from("body:");
+            render_shown(&shown_body(body), 1, &mut out);
+            out
+        }
         Outcome::Result(b) => format!("result: {b}\n"),
         Outcome::Error { phase, ranges } => {
             let mut out = format!("error: {phase}\n");
@@ -460,5 +538,72 @@ pub fn render_outcome(outcome: &Outcome) -> String {
             out
         }
         Outcome::Unsupported(why) => format!("unsupported: {why}\n"),
+        Outcome::Crashed(why) => format!("CRASH: {why}\n"),
+        Outcome::TimedOut(why) => format!("TIMEOUT: {why}\n"),
+        Outcome::Broken(why) => format!("broken answer: {why}\n"),
     }
+}
+
+fn typed(ty: &Type, value: Shown) -> Shown {
+    Shown::Mapping(vec![
+        ("type".into(), Shown::Scalar(ty.to_string())),
+        ("value".into(), value),
+    ])
+}
+
+fn shown_body(body: &Body) -> Shown {
+    Shown::Mapping(vec![
+        (
+            "attributes".into(),
+            Shown::Mapping(
+                body.attributes
+                    .iter()
+                    .map(|(k, v)| (quote(k), typed(&v.ty(), shown_value(v))))
+                    .collect(),
+            ),
+        ),
+        (
+            "blocks".into(),
+            Shown::Sequence(
+                body.blocks
+                    .iter()
+                    .map(|b| shown_block(&b.type_name, &b.labels, shown_body(&b.body)))
+                    .collect(),
+            ),
+        ),
+    ])
+}
+
+fn shown_expected_body(body: &ExpectedBody) -> Shown {
+    Shown::Mapping(vec![
+        (
+            "attributes".into(),
+            Shown::Mapping(
+                body.attributes
+                    .iter()
+                    .map(|(k, (ty, v))| (quote(k), typed(ty, shown_expected(v))))
+                    .collect(),
+            ),
+        ),
+        (
+            "blocks".into(),
+            Shown::Sequence(
+                body.blocks
+                    .iter()
+                    .map(|b| shown_block(&b.type_name, &b.labels, shown_expected_body(&b.body)))
+                    .collect(),
+            ),
+        ),
+    ])
+}
+
+fn shown_block(type_name: &str, labels: &[String], body: Shown) -> Shown {
+    Shown::Mapping(vec![
+        ("type".into(), Shown::Scalar(quote(type_name))),
+        (
+            "labels".into(),
+            Shown::Sequence(labels.iter().map(|l| Shown::Scalar(quote(l))).collect()),
+        ),
+        ("body".into(), body),
+    ])
 }

@@ -14,6 +14,9 @@
 pub mod compare;
 pub mod outcome;
 pub mod reference;
+pub mod report;
 pub mod requirements;
 pub mod run;
+pub mod subprocess;
 pub mod suite;
+pub mod wire;

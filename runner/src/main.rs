@@ -1,68 +1,192 @@
 //! `hcl-conformance`: runs the HCL conformance suite.
 //!
-//! ```text
-//! hcl-conformance [--profile NAME] [--suite DIR] [LIBTEST OPTIONS] [FILTER]
-//!     runs every case against the reference interpreter, in-process, one
-//!     libtest trial per case (so `--list`, `--exact`, `--skip` and name
-//!     filters work), then prints a summary per area.
-//! hcl-conformance coverage [--check] [--suite DIR]
-//!     prints, per document and section, the covered/testable requirements;
-//!     with --check, fails if a finished area is incomplete.
-//! ```
+//! See `USAGE` below, `README.md` and `runner/PROTOCOL.md`.
 
+use hcl_conformance::report::{self, RunInfo};
 use hcl_conformance::requirements::{
     check_finished, coverage, finished_areas, ids_settled_by_notes, render_coverage,
 };
-use hcl_conformance::run::{trials, Implementation, Summary};
+use hcl_conformance::run::{
+    default_report_path, trials, Implementation, KnownFailures, RunSettings, Summary,
+};
+use hcl_conformance::subprocess::{ImplementationCommand, Pool};
 use hcl_conformance::suite::{find_suite_dir, load_suite, Suite, KNOWN_PROFILES, SPEC_PROFILE};
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 const USAGE: &str = "usage:
-  hcl-conformance [--profile spec|hcl-v2.14] [--suite DIR] [LIBTEST OPTIONS] [FILTER]
-  hcl-conformance coverage [--check] [--suite DIR]";
+  hcl-conformance [OPTIONS] [LIBTEST OPTIONS] [FILTER]
+      Runs the suite: against the reference interpreter in-process, or
+      against an implementation behind the protocol (runner/PROTOCOL.md).
+      Every case is one libtest trial named FILE::CASE, so FILTER, --exact,
+      --skip, --list and --test-threads work per case.
+  hcl-conformance coverage [--check] [--suite DIR]
+      Covered/testable requirements per spec section; with --check, fails
+      when a finished area (suite/finished-areas.txt) is incomplete.
+
+options:
+  --impl 'CMD [ARGS]'       run against this implementation (split like a shell
+                            command line) instead of the reference interpreter
+  --timeout SECONDS         per-case time limit for --impl (default 10)
+  --jobs N                  parallel workers (default: the number of CPUs)
+  --profile NAME            expectations to check: spec (default) or hcl-v2.14
+  --expect-failures FILE    cases that may fail: one `FILE::CASE reason` a line;
+                            a listed case that passes fails the run
+  --expect-differences P    cases that record a different result for profile P
+                            may fail (and must: one that passes fails the run)
+  --report FORMAT[=PATH]    write a report: json, junit or markdown (repeatable;
+                            default path hcl-conformance-report.EXT)
+  --suite DIR               the suite folder (default: ./suite, found upwards)";
 
 /// Our own options, taken out of the arguments before libtest-mimic reads
 /// the rest.
+#[derive(Default)]
 struct Options {
-    profile: String,
+    implementation: Option<Vec<String>>,
+    timeout: Option<Duration>,
+    jobs: Option<usize>,
+    profile: Option<String>,
+    expect_failures: Vec<PathBuf>,
+    expect_differences: Option<String>,
+    reports: Vec<(String, PathBuf)>,
     suite: Option<PathBuf>,
     rest: Vec<String>,
 }
 
+/// Splits a command line as a POSIX shell would, for quotes and backslashes.
+fn split_command(text: &str) -> Result<Vec<String>, String> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut in_word = false;
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\'' => {
+                in_word = true;
+                loop {
+                    match chars.next() {
+                        Some('\'') => break,
+                        Some(c) => word.push(c),
+                        None => return Err(format!("unterminated ' in `{text}`")),
+                    }
+                }
+            }
+            '"' => {
+                in_word = true;
+                loop {
+                    match chars.next() {
+                        Some('"') => break,
+                        Some('\\') => word.push(chars.next().ok_or("a trailing backslash")?),
+                        Some(c) => word.push(c),
+                        None => return Err(format!("unterminated \" in `{text}`")),
+                    }
+                }
+            }
+            '\\' => {
+                in_word = true;
+                word.push(chars.next().ok_or("a trailing backslash")?);
+            }
+            c if c.is_whitespace() => {
+                if in_word {
+                    words.push(std::mem::take(&mut word));
+                    in_word = false;
+                }
+            }
+            c => {
+                in_word = true;
+                word.push(c);
+            }
+        }
+    }
+    if in_word {
+        words.push(word);
+    }
+    if words.is_empty() {
+        return Err("--impl needs a command".into());
+    }
+    Ok(words)
+}
+
 fn parse_options(args: Vec<String>) -> Result<Options, String> {
-    let mut options = Options {
-        profile: SPEC_PROFILE.to_string(),
-        suite: None,
-        rest: Vec::new(),
-    };
+    let mut options = Options::default();
     let mut args = args.into_iter();
     while let Some(arg) = args.next() {
         let (flag, inline) = match arg.split_once('=') {
-            Some((f, v)) if f.starts_with("--") => (f.to_string(), Some(v.to_string())),
+            Some((f, v)) if f.starts_with("--") && f != "--report" => {
+                (f.to_string(), Some(v.to_string()))
+            }
             _ => (arg.clone(), None),
         };
+        let ours = [
+            "--impl",
+            "--timeout",
+            "--jobs",
+            "--profile",
+            "--expect-failures",
+            "--expect-differences",
+            "--report",
+            "--suite",
+        ];
+        if !ours.contains(&flag.as_str()) {
+            options.rest.push(arg);
+            continue;
+        }
+        let value = inline
+            .or_else(|| args.next())
+            .ok_or_else(|| format!("{flag} needs a value"))?;
         match flag.as_str() {
-            "--profile" | "--suite" => {
-                let value = inline
-                    .or_else(|| args.next())
-                    .ok_or_else(|| format!("{flag} needs a value"))?;
+            "--impl" => options.implementation = Some(split_command(&value)?),
+            "--timeout" => {
+                let seconds: f64 = value
+                    .parse()
+                    .ok()
+                    .filter(|s: &f64| *s > 0.0 && s.is_finite())
+                    .ok_or_else(|| {
+                        format!("--timeout takes a positive number of seconds, not `{value}`")
+                    })?;
+                options.timeout = Some(Duration::from_secs_f64(seconds));
+            }
+            "--jobs" => {
+                let jobs: usize = value.parse().ok().filter(|n| *n > 0).ok_or_else(|| {
+                    format!("--jobs takes a positive whole number, not `{value}`")
+                })?;
+                options.jobs = Some(jobs);
+            }
+            "--profile" | "--expect-differences" => {
+                if value != SPEC_PROFILE && !KNOWN_PROFILES.contains(&value.as_str()) {
+                    return Err(format!(
+                        "unknown profile `{value}` for {flag}; the profiles are {SPEC_PROFILE}, {}",
+                        KNOWN_PROFILES.join(", ")
+                    ));
+                }
                 if flag == "--profile" {
-                    if value != SPEC_PROFILE && !KNOWN_PROFILES.contains(&value.as_str()) {
-                        return Err(format!(
-                            "unknown profile `{value}`; the profiles are {SPEC_PROFILE}, {}",
-                            KNOWN_PROFILES.join(", ")
-                        ));
-                    }
-                    options.profile = value;
+                    options.profile = Some(value);
                 } else {
-                    options.suite = Some(PathBuf::from(value));
+                    options.expect_differences = Some(value);
                 }
             }
-            _ => options.rest.push(arg),
+            "--expect-failures" => options.expect_failures.push(PathBuf::from(value)),
+            "--report" => {
+                let (format, path) = match value.split_once('=') {
+                    Some((f, p)) => (f.to_string(), PathBuf::from(p)),
+                    None => (value.clone(), default_report_path(&value)),
+                };
+                if !report::FORMATS.contains(&format.as_str()) {
+                    return Err(format!(
+                        "unknown report format `{format}`; the formats are {}",
+                        report::FORMATS.join(", ")
+                    ));
+                }
+                options.reports.push((format, path));
+            }
+            _ => options.suite = Some(PathBuf::from(value)),
         }
+    }
+    if options.implementation.is_none() && options.timeout.is_some() {
+        return Err("--timeout goes with --impl".into());
     }
     Ok(options)
 }
@@ -98,8 +222,7 @@ fn run_coverage(args: Vec<String>) -> ExitCode {
         .cases()
         .flat_map(|c| c.covers.iter().cloned())
         .collect();
-    let notes_dir = suite.dir.join("../spec-notes");
-    let settled = ids_settled_by_notes(&notes_dir);
+    let settled = ids_settled_by_notes(&suite.dir.join("../spec-notes"));
     let sections = coverage(&suite.requirements, &covered, &settled);
     let finished = match finished_areas(&suite.dir) {
         Ok(f) => f,
@@ -124,7 +247,7 @@ fn run_coverage(args: Vec<String>) -> ExitCode {
 }
 
 fn usage_error(message: &str) -> ExitCode {
-    eprintln!("hcl-conformance: {message}\n{USAGE}");
+    eprintln!("hcl-conformance: {message}\n\n{USAGE}");
     ExitCode::from(2)
 }
 
@@ -135,35 +258,112 @@ fn main() -> ExitCode {
         return run_coverage(args.split_off(1));
     }
     if args.iter().any(|a| a == "--help" || a == "-h") {
-        println!("{USAGE}\n\nlibtest options:");
+        println!("{USAGE}");
+        return ExitCode::SUCCESS;
     }
     let options = match parse_options(args) {
         Ok(o) => o,
         Err(e) => return usage_error(&e),
     };
-    let suite = match load(options.suite) {
+    let suite = match load(options.suite.clone()) {
         Ok(suite) => suite,
         Err(code) => return code,
     };
-    let test_args =
-        libtest_mimic::Arguments::from_iter(std::iter::once(program).chain(options.rest));
-    let summary = Arc::new(Summary::default());
-    let implementation: Implementation = Arc::new(hcl_conformance::reference::run);
-    let listing = test_args.list;
-    let conclusion = libtest_mimic::run(
-        &test_args,
-        trials(
-            &suite,
-            implementation,
-            &options.profile,
-            Arc::clone(&summary),
+    // libtest-mimic reports its own bad flags and exits.
+    let mut test_args =
+        libtest_mimic::Arguments::from_iter(std::iter::once(program).chain(options.rest.clone()));
+    if let Some(jobs) = options.jobs {
+        test_args.test_threads = Some(jobs);
+    }
+    let profile = options
+        .profile
+        .clone()
+        .unwrap_or_else(|| SPEC_PROFILE.to_string());
+
+    let mut known_failures = KnownFailures::default();
+    for path in &options.expect_failures {
+        match KnownFailures::load(path, &suite) {
+            Ok(list) => known_failures.merge(list),
+            Err(e) => return usage_error(&e),
+        }
+    }
+    if let Some(other) = &options.expect_differences {
+        known_failures.merge(KnownFailures::from_profile(&suite, other));
+    }
+
+    let (implementation, capabilities, name): (Implementation, _, String) = match &options
+        .implementation
+    {
+        None => (
+            Arc::new(hcl_conformance::reference::run),
+            None,
+            "reference interpreter (in-process)".to_string(),
         ),
+        Some(words) => {
+            let command = ImplementationCommand {
+                program: words[0].clone(),
+                args: words[1..].to_vec(),
+                timeout: options.timeout.unwrap_or(Duration::from_secs(10)),
+            };
+            let pool = match Pool::start(command) {
+                Ok(pool) => Arc::new(pool),
+                Err(e) => {
+                    eprintln!(
+                        "hcl-conformance: the implementation `{}` did not start: {e}\n\
+                         Check the command, and that it answers the `hello` request of runner/PROTOCOL.md.",
+                        words.join(" ")
+                    );
+                    return ExitCode::from(2);
+                }
+            };
+            let capabilities = pool.capabilities().clone();
+            let name = format!("{} {}", capabilities.name, capabilities.version)
+                .trim()
+                .to_string();
+            let runner = Arc::clone(&pool);
+            (
+                Arc::new(move |input: &_| runner.run(input)),
+                Some(capabilities),
+                name,
+            )
+        }
+    };
+    let summary = Arc::new(Summary::default());
+    let settings = RunSettings {
+        implementation,
+        capabilities,
+        profile: profile.clone(),
+        known_failures: Arc::new(known_failures),
+        summary: Arc::clone(&summary),
+    };
+    let started = Instant::now();
+    let all = trials(&suite, &settings, &test_args);
+    let listing = test_args.list;
+    let conclusion = libtest_mimic::run(&test_args, all);
+    if listing {
+        return conclusion.exit_code();
+    }
+    let elapsed = started.elapsed().as_secs_f64();
+    print!("{}", summary.render(&name, &profile));
+    let ran = summary.records().len();
+    println!(
+        "  {ran} cases in {elapsed:.2}s ({:.0} cases/s)",
+        ran as f64 / elapsed.max(1e-9)
     );
-    if !listing {
-        print!(
-            "{}",
-            summary.render("reference interpreter (in-process)", &options.profile)
-        );
+    let info = RunInfo {
+        implementation: &name,
+        profile: &profile,
+    };
+    for (format, path) in &options.reports {
+        let text = report::render(format, &info, &summary).unwrap_or_default();
+        if let Err(e) = std::fs::write(path, text) {
+            eprintln!(
+                "hcl-conformance: cannot write the {format} report to {}: {e}",
+                path.display()
+            );
+            return ExitCode::from(2);
+        }
+        println!("  {format} report: {}", path.display());
     }
     conclusion.exit_code()
 }

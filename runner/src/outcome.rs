@@ -3,6 +3,7 @@
 use hcl_interpreter::convert::Safety;
 use hcl_interpreter::diagnostic::Range;
 use hcl_interpreter::{Phase, Type, Value};
+use std::collections::BTreeMap;
 
 /// An implementation's answer to one case.
 #[derive(Clone, Debug, PartialEq)]
@@ -14,6 +15,8 @@ pub enum Outcome {
     },
     /// A type (unification).
     Type(Type),
+    /// A body (configuration files).
+    Body(Body),
     /// A yes/no answer (type relations).
     Result(bool),
     /// The input was rejected, in a phase, with the ranges of the
@@ -21,4 +24,27 @@ pub enum Outcome {
     Error { phase: Phase, ranges: Vec<Range> },
     /// The implementation cannot run this case, and says why.
     Unsupported(String),
+    /// The implementation crashed (exited or closed its output without an
+    /// answer): a verdict of its own.
+    Crashed(String),
+    /// The implementation did not answer within the time limit.
+    TimedOut(String),
+    /// The implementation answered something that is not an answer (not
+    /// JSON, not UTF-8, too long, another request's id...).
+    Broken(String),
+}
+
+/// A body: the values of its attributes and its blocks in source order.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Body {
+    pub attributes: BTreeMap<String, Value>,
+    pub blocks: Vec<Block>,
+}
+
+/// A block of a body.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Block {
+    pub type_name: String,
+    pub labels: Vec<String>,
+    pub body: Body,
 }

@@ -34,5 +34,8 @@ pub fn run(input: &Input) -> Outcome {
             },
             Err(diagnostic) => error(diagnostic),
         },
+        Input::Expr { .. } | Input::Template { .. } | Input::Config { .. } => Outcome::Unsupported(
+            "the reference interpreter does not evaluate the native syntax yet".into(),
+        ),
     }
 }

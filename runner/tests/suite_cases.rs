@@ -6,7 +6,7 @@ use hcl_conformance::reference;
 use hcl_conformance::requirements::{
     check_finished, coverage, finished_areas, ids_settled_by_notes,
 };
-use hcl_conformance::run::{trials, Implementation, Summary};
+use hcl_conformance::run::{trials, Implementation, KnownFailures, RunSettings, Summary};
 use hcl_conformance::suite::{load_suite, SPEC_PROFILE};
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -26,7 +26,14 @@ fn main() {
     let args = libtest_mimic::Arguments::from_args();
     let summary = Arc::new(Summary::default());
     let implementation: Implementation = Arc::new(reference::run);
-    let mut all = trials(&suite, implementation, SPEC_PROFILE, Arc::clone(&summary));
+    let settings = RunSettings {
+        implementation,
+        capabilities: None,
+        profile: SPEC_PROFILE.to_string(),
+        known_failures: Arc::new(KnownFailures::default()),
+        summary: Arc::clone(&summary),
+    };
+    let mut all = trials(&suite, &settings, &args);
 
     let covered: BTreeSet<String> = suite
         .cases()

@@ -4,7 +4,7 @@
 //! the file, the line and what to do; nothing is skipped silently.
 
 use super::yaml::{RawCase, RawFile};
-use super::{Case, Input, SuiteFile, CASE_KINDS, KNOWN_PROFILES, RESERVED_KINDS};
+use super::{Case, Input, SuiteFile, Syntax, CASE_KINDS, KNOWN_PROFILES, RESERVED_KINDS};
 use crate::requirements::Requirements;
 use hcl_interpreter::operations::Operation;
 use std::collections::BTreeSet;
@@ -331,21 +331,42 @@ fn build_input(raw: &RawCase, default_kind: Option<&str>) -> Result<Input, Strin
         ("spec", raw.spec.is_some()),
         ("op", raw.op.is_some()),
         ("operands", raw.operands.is_some()),
+        ("expr", raw.expr.is_some()),
+        ("template", raw.template.is_some()),
+        ("config", raw.config.is_some()),
+        ("syntax", raw.syntax.is_some()),
+        ("variables", raw.variables.is_some()),
     ];
+    // Fields a kind may leave out.
+    let optional: &[&str] = match kind {
+        "expr" | "template" => &["variables"],
+        "config" => &["variables", "syntax"],
+        _ => &[],
+    };
     let wanted: &[&str] = match kind {
         "convert" => &["value", "to"],
         "unify" | "identical" => &["types"],
         "matches" => &["type", "spec"],
-        _ => &["op", "operands"],
+        "operation" => &["op", "operands"],
+        "expr" => &["expr"],
+        "template" => &["template"],
+        _ => &["config"],
     };
     for (field, given) in present {
-        if given && !wanted.contains(&field) {
+        if given && !wanted.contains(&field) && !optional.contains(&field) {
             return Err(format!("`{field}` is not a field of a `{kind}` case"));
         }
         if !given && wanted.contains(&field) {
             return Err(format!("a `{kind}` case needs `{field}`"));
         }
     }
+    let variables = || -> std::collections::BTreeMap<String, hcl_interpreter::Value> {
+        raw.variables
+            .iter()
+            .flatten()
+            .map(|(name, v)| (name.clone(), v.0.clone()))
+            .collect()
+    };
     let types = || -> Vec<hcl_interpreter::Type> {
         raw.types.iter().flatten().map(|t| t.0.clone()).collect()
     };
@@ -371,6 +392,27 @@ fn build_input(raw: &RawCase, default_kind: Option<&str>) -> Result<Input, Strin
         "matches" => Input::Matches {
             ty: raw.ty.clone().expect("checked").0,
             spec: raw.spec.clone().expect("checked").0,
+        },
+        "expr" => Input::Expr {
+            expr: raw.expr.clone().expect("checked"),
+            variables: variables(),
+        },
+        "template" => Input::Template {
+            template: raw.template.clone().expect("checked"),
+            variables: variables(),
+        },
+        "config" => Input::Config {
+            syntax: match raw.syntax.as_deref() {
+                None | Some("native") => Syntax::Native,
+                Some("json") => Syntax::Json,
+                Some(other) => {
+                    return Err(format!(
+                        "unknown syntax `{other}`; the syntaxes are native and json"
+                    ))
+                }
+            },
+            config: raw.config.clone().expect("checked"),
+            variables: variables(),
         },
         _ => {
             let op_name = raw.op.as_deref().expect("checked");

@@ -84,6 +84,38 @@ pub enum Input {
     Matches { ty: Type, spec: Type },
     /// Apply an operation to values.
     Operation { op: Operation, operands: Vec<Value> },
+    /// Evaluate a native-syntax expression.
+    Expr {
+        expr: String,
+        variables: BTreeMap<String, Value>,
+    },
+    /// Evaluate a standalone template (template file mode).
+    Template {
+        template: String,
+        variables: BTreeMap<String, Value>,
+    },
+    /// Parse a configuration file and evaluate its attributes.
+    Config {
+        syntax: Syntax,
+        config: String,
+        variables: BTreeMap<String, Value>,
+    },
+}
+
+/// The concrete syntax of a configuration file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Syntax {
+    Native,
+    Json,
+}
+
+impl Syntax {
+    pub fn name(self) -> &'static str {
+        match self {
+            Syntax::Native => "native",
+            Syntax::Json => "json",
+        }
+    }
 }
 
 impl Input {
@@ -95,13 +127,47 @@ impl Input {
             Input::Identical { .. } => "identical",
             Input::Matches { .. } => "matches",
             Input::Operation { .. } => "operation",
+            Input::Expr { .. } => "expr",
+            Input::Template { .. } => "template",
+            Input::Config { .. } => "config",
         }
     }
 }
 
 /// The kinds a case may have now, and those reserved for later versions.
-pub const CASE_KINDS: &[&str] = &["convert", "unify", "identical", "matches", "operation"];
-pub const RESERVED_KINDS: &[&str] = &["expr", "template", "config", "static"];
+pub const CASE_KINDS: &[&str] = &[
+    "convert",
+    "unify",
+    "identical",
+    "matches",
+    "operation",
+    "expr",
+    "template",
+    "config",
+];
+pub const RESERVED_KINDS: &[&str] = &["static"];
+
+/// An expected body: its attributes' values and its blocks, in order.
+#[derive(Clone, Debug, Default)]
+pub struct ExpectedBody {
+    pub attributes: BTreeMap<String, (Type, ExpectedValue)>,
+    pub blocks: Vec<ExpectedBlock>,
+}
+
+/// An expected block: type, labels and body.
+#[derive(Clone, Debug)]
+pub struct ExpectedBlock {
+    pub type_name: String,
+    pub labels: Vec<String>,
+    pub body: ExpectedBody,
+}
+
+impl ExpectedBody {
+    fn has_approx(&self) -> bool {
+        self.attributes.values().any(|(_, v)| v.has_approx())
+            || self.blocks.iter().any(|b| b.body.has_approx())
+    }
+}
 
 /// The result a case expects.
 #[derive(Clone, Debug)]
@@ -116,6 +182,8 @@ pub enum Expectation {
     },
     /// A type (unification).
     Type(Type),
+    /// A body (configuration files).
+    Body(ExpectedBody),
     /// The answer to a yes/no question (type relations).
     Result(bool),
     /// A rejection, in a phase, optionally at a source range `L:C-L:C`.
@@ -133,6 +201,7 @@ impl Expectation {
             Expectation::Value {
                 value, order_any, ..
             } => *order_any || value.has_approx(),
+            Expectation::Body(body) => body.has_approx(),
             _ => false,
         }
     }

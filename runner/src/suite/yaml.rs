@@ -4,7 +4,7 @@
 //! Interpretation happens inside `Deserialize`, so that serde_yaml attaches
 //! the line and the path (`cases[3].expect`) to every error.
 
-use super::{Expectation, ProfileExpectation};
+use super::{Expectation, ExpectedBlock, ExpectedBody, ProfileExpectation};
 use hcl_interpreter::convert::Safety;
 use hcl_interpreter::number::Number;
 use hcl_interpreter::types::parse_type;
@@ -320,6 +320,63 @@ struct RawExpectation {
     range: Option<String>,
     #[serde(rename = "one-of")]
     one_of: Option<Vec<Expectation>>,
+    body: Option<RawBody>,
+}
+
+/// An expected value that may be approximate: `{ type: T, value: V }`.
+struct ExpectedTyped(Type, ExpectedValue);
+
+impl<'de> Deserialize<'de> for ExpectedTyped {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let raw = RawTypedValue::deserialize(d)?;
+        let yaml = raw.value.unwrap_or(Yaml::Null);
+        let value = read_typed_value(&yaml, &raw.ty.0).map_err(D::Error::custom)?;
+        if !value.has_approx() {
+            value.to_value(&raw.ty.0).map_err(D::Error::custom)?;
+        }
+        Ok(ExpectedTyped(raw.ty.0, value))
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawBody {
+    #[serde(default)]
+    attributes: BTreeMap<String, ExpectedTyped>,
+    #[serde(default)]
+    blocks: Vec<RawBlock>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawBlock {
+    #[serde(rename = "type")]
+    type_name: String,
+    #[serde(default)]
+    labels: Vec<String>,
+    #[serde(default)]
+    body: Option<RawBody>,
+}
+
+impl RawBody {
+    fn into_expected(self) -> ExpectedBody {
+        ExpectedBody {
+            attributes: self
+                .attributes
+                .into_iter()
+                .map(|(name, ExpectedTyped(ty, value))| (nfc(&name), (ty, value)))
+                .collect(),
+            blocks: self
+                .blocks
+                .into_iter()
+                .map(|b| ExpectedBlock {
+                    type_name: b.type_name,
+                    labels: b.labels,
+                    body: b.body.map(RawBody::into_expected).unwrap_or_default(),
+                })
+                .collect(),
+        }
+    }
 }
 
 impl<'de> Deserialize<'de> for Expectation {
@@ -332,6 +389,7 @@ impl<'de> Deserialize<'de> for Expectation {
 impl RawExpectation {
     fn interpret(self) -> Result<Expectation, String> {
         let forms = [
+            self.body.is_some(),
             self.one_of.is_some(),
             self.error.is_some(),
             self.result.is_some(),
@@ -351,6 +409,15 @@ impl RawExpectation {
                 Ok(())
             }
         };
+        if let Some(body) = self.body {
+            value_only("value", self.value.is_some())?;
+            value_only("safety", self.safety.is_some())?;
+            value_only("order", self.order.is_some())?;
+            if self.range.is_some() {
+                return Err("`range` goes only with an error expectation".into());
+            }
+            return Ok(Expectation::Body(body.into_expected()));
+        }
         if let Some(options) = self.one_of {
             if options.len() < 2 {
                 return Err("`one-of` lists at least two expectations".into());
@@ -479,6 +546,11 @@ pub(crate) struct RawCase {
     pub spec: Option<TypeText>,
     pub op: Option<String>,
     pub operands: Option<Vec<InputValue>>,
+    pub expr: Option<String>,
+    pub template: Option<String>,
+    pub config: Option<String>,
+    pub syntax: Option<String>,
+    pub variables: Option<BTreeMap<String, InputValue>>,
     pub expect: Expectation,
     pub implementation_defined: Option<String>,
     pub profiles: Option<BTreeMap<String, RawProfile>>,

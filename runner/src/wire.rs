@@ -1,0 +1,643 @@
+//! The protocol's JSON encoding of requests, types, values and answers.
+//!
+//! Specified in `runner/PROTOCOL.md`: types in go-cty's JSON type encoding,
+//! values as `{"type", "value", "unknown"}` with numbers as decimal strings
+//! (or JSON numbers) and the infinities as `"+Inf"`/`"-Inf"`.
+
+use crate::outcome::{Block, Body, Outcome};
+use crate::suite::{Input, Syntax};
+use hcl_interpreter::convert::Safety;
+use hcl_interpreter::diagnostic::{Pos, Range};
+use hcl_interpreter::number::Number;
+use hcl_interpreter::operations::Operation;
+use hcl_interpreter::{Diagnostic, Phase, Type, Value};
+use serde_json::{json, Map, Value as Json};
+use std::collections::BTreeMap;
+
+/// Nesting deeper than this in an answer is rejected, not recursed into.
+const MAX_DEPTH: usize = 1000;
+
+/// A type in go-cty's JSON type encoding.
+pub fn type_to_json(ty: &Type) -> Json {
+    match ty {
+        Type::String => json!("string"),
+        Type::Number => json!("number"),
+        Type::Bool => json!("bool"),
+        Type::Dynamic => json!("dynamic"),
+        Type::List(e) => json!(["list", type_to_json(e)]),
+        Type::Set(e) => json!(["set", type_to_json(e)]),
+        Type::Map(e) => json!(["map", type_to_json(e)]),
+        Type::Object(attributes) => {
+            let attributes: Map<String, Json> = attributes
+                .iter()
+                .map(|(k, t)| (k.clone(), type_to_json(t)))
+                .collect();
+            json!(["object", attributes])
+        }
+        Type::Tuple(elements) => json!([
+            "tuple",
+            elements.iter().map(type_to_json).collect::<Vec<_>>()
+        ]),
+    }
+}
+
+/// Reads a type in go-cty's JSON type encoding.
+pub fn type_from_json(json: &Json) -> Result<Type, String> {
+    type_from_json_at(json, 0)
+}
+
+fn type_from_json_at(json: &Json, depth: usize) -> Result<Type, String> {
+    if depth > MAX_DEPTH {
+        return Err("a type nested too deeply".into());
+    }
+    let inner = |j: &Json| type_from_json_at(j, depth + 1);
+    match json {
+        Json::String(name) => match name.as_str() {
+            "string" => Ok(Type::String),
+            "number" => Ok(Type::Number),
+            "bool" => Ok(Type::Bool),
+            "dynamic" => Ok(Type::Dynamic),
+            other => Err(format!("unknown type name {other:?}")),
+        },
+        Json::Array(parts) if parts.len() >= 2 => match (parts[0].as_str(), &parts[1]) {
+            (Some("list"), e) => Ok(Type::list(inner(e)?)),
+            (Some("set"), e) => Ok(Type::set(inner(e)?)),
+            (Some("map"), e) => Ok(Type::map(inner(e)?)),
+            (Some("object"), Json::Object(attributes)) => Ok(Type::Object(
+                attributes
+                    .iter()
+                    .map(|(k, t)| Ok((k.clone(), inner(t)?)))
+                    .collect::<Result<_, String>>()?,
+            )),
+            (Some("tuple"), Json::Array(elements)) => Ok(Type::Tuple(
+                elements.iter().map(inner).collect::<Result<_, _>>()?,
+            )),
+            _ => Err(format!("not a type: {json}")),
+        },
+        _ => Err(format!("not a type: {json}")),
+    }
+}
+
+/// A value as `{"type": T, "value": V, "unknown": U}`.
+pub fn value_to_json(v: &Value) -> Json {
+    let (value, unknown) = encode_value(v);
+    let mut out = Map::new();
+    out.insert("type".into(), type_to_json(&v.ty()));
+    out.insert("value".into(), value);
+    if let Some(unknown) = unknown {
+        out.insert("unknown".into(), unknown);
+    }
+    Json::Object(out)
+}
+
+/// The value's JSON and, when it is or contains an unknown, its unknown
+/// marks.
+fn encode_value(v: &Value) -> (Json, Option<Json>) {
+    match v {
+        Value::Unknown(_) => (Json::Null, Some(Json::Bool(true))),
+        Value::Null(_) => (Json::Null, None),
+        Value::String(s) => (Json::String(s.clone()), None),
+        Value::Number(n) => (Json::String(n.to_decimal_string()), None),
+        Value::Bool(b) => (Json::Bool(*b), None),
+        Value::List(_, elements) | Value::Set(_, elements) | Value::Tuple(elements) => {
+            let encoded: Vec<(Json, Option<Json>)> = elements.iter().map(encode_value).collect();
+            let any_unknown = encoded.iter().any(|(_, u)| u.is_some());
+            let marks = any_unknown.then(|| {
+                Json::Array(
+                    encoded
+                        .iter()
+                        .map(|(_, u)| u.clone().unwrap_or(Json::Bool(false)))
+                        .collect(),
+                )
+            });
+            (
+                Json::Array(encoded.into_iter().map(|(j, _)| j).collect()),
+                marks,
+            )
+        }
+        Value::Map(_, entries) | Value::Object(entries) => {
+            let mut values = Map::new();
+            let mut marks = Map::new();
+            for (k, v) in entries {
+                let (j, u) = encode_value(v);
+                values.insert(k.clone(), j);
+                if let Some(u) = u {
+                    marks.insert(k.clone(), u);
+                }
+            }
+            let marks = (!marks.is_empty()).then_some(Json::Object(marks));
+            (Json::Object(values), marks)
+        }
+    }
+}
+
+/// Reads a value encoded as `{"type", "value", "unknown"}`.
+pub fn value_from_json(json: &Json) -> Result<Value, String> {
+    let Json::Object(fields) = json else {
+        return Err(format!(
+            "a value is an object with `type` and `value`, not {json}"
+        ));
+    };
+    if let Some(extra) = fields
+        .keys()
+        .find(|k| !["type", "value", "unknown"].contains(&k.as_str()))
+    {
+        return Err(format!("a value has no member `{extra}`"));
+    }
+    let ty = type_from_json(fields.get("type").ok_or("a value lacks its `type`")?)?;
+    let value = fields.get("value").unwrap_or(&Json::Null);
+    let unknown = fields.get("unknown").unwrap_or(&Json::Bool(false));
+    decode_value(value, unknown, &ty, "", 0)
+}
+
+fn decode_value(
+    json: &Json,
+    unknown: &Json,
+    ty: &Type,
+    path: &str,
+    depth: usize,
+) -> Result<Value, String> {
+    let fail = |why: String| {
+        Err(format!(
+            "{}{why}",
+            if path.is_empty() {
+                String::new()
+            } else {
+                format!("at {path}: ")
+            }
+        ))
+    };
+    if depth > MAX_DEPTH {
+        return fail("a value nested too deeply".into());
+    }
+    match unknown {
+        Json::Bool(true) => return Ok(Value::Unknown(ty.clone())),
+        Json::Bool(false) | Json::Null => {}
+        Json::Array(_) | Json::Object(_) => {}
+        other => {
+            return fail(format!(
+                "unknown marks are true, false, arrays or objects, not {other}"
+            ))
+        }
+    }
+    let marks_known = matches!(unknown, Json::Bool(false) | Json::Null);
+    if json.is_null() {
+        if !marks_known {
+            return fail("a null value cannot contain unknown marks".into());
+        }
+        return Ok(Value::Null(ty.clone()));
+    }
+    let element_mark = |i: usize| -> &Json {
+        match unknown {
+            Json::Array(marks) => marks.get(i).unwrap_or(&Json::Bool(false)),
+            _ => &Json::Bool(false),
+        }
+    };
+    let entry_mark = |k: &str| -> &Json {
+        match unknown {
+            Json::Object(marks) => marks.get(k).unwrap_or(&Json::Bool(false)),
+            _ => &Json::Bool(false),
+        }
+    };
+    match (ty, json) {
+        (Type::Dynamic, other) => fail(format!(
+            "a value of the dynamic pseudo-type is null or unknown, not {other}"
+        )),
+        (Type::String, Json::String(s)) => Ok(Value::string(s)),
+        (Type::Bool, Json::Bool(b)) => Ok(Value::Bool(*b)),
+        (Type::Number, Json::Number(n)) => Number::parse_decimal(&n.to_string(), true)
+            .map(Value::Number)
+            .or_else(|e| fail(format!("the number {n}: {e}"))),
+        (Type::Number, Json::String(s)) => match s.as_str() {
+            "+Inf" => Ok(Value::Number(Number::PositiveInfinity)),
+            "-Inf" => Ok(Value::Number(Number::NegativeInfinity)),
+            _ => Number::parse_decimal(s, true)
+                .map(Value::Number)
+                .or_else(|e| fail(format!("the number {s:?}: {e}"))),
+        },
+        (Type::List(e) | Type::Set(e), Json::Array(items)) => {
+            let elements = items
+                .iter()
+                .enumerate()
+                .map(|(i, item)| {
+                    decode_value(item, element_mark(i), e, &format!("{path}[{i}]"), depth + 1)
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            if matches!(ty, Type::Set(_)) {
+                let count = elements.len();
+                let set = Value::set((**e).clone(), elements).or_else(|e| fail(e.to_string()))?;
+                if set.children().len() != count {
+                    return fail("a set holds the same element twice".into());
+                }
+                Ok(set)
+            } else {
+                Value::list((**e).clone(), elements).or_else(|e| fail(e.to_string()))
+            }
+        }
+        (Type::Tuple(types), Json::Array(items)) => {
+            if items.len() != types.len() {
+                return fail(format!(
+                    "a {ty} has {} elements, not {}",
+                    types.len(),
+                    items.len()
+                ));
+            }
+            Ok(Value::Tuple(
+                items
+                    .iter()
+                    .zip(types)
+                    .enumerate()
+                    .map(|(i, (item, t))| {
+                        decode_value(item, element_mark(i), t, &format!("{path}[{i}]"), depth + 1)
+                    })
+                    .collect::<Result<_, _>>()?,
+            ))
+        }
+        (Type::Map(e), Json::Object(entries)) => {
+            let decoded = entries
+                .iter()
+                .map(|(k, item)| {
+                    Ok((
+                        k.clone(),
+                        decode_value(item, entry_mark(k), e, &format!("{path}[{k:?}]"), depth + 1)?,
+                    ))
+                })
+                .collect::<Result<Vec<_>, String>>()?;
+            Value::map((**e).clone(), decoded).or_else(|e| fail(e.to_string()))
+        }
+        (Type::Object(types), Json::Object(entries)) => {
+            if let Some(extra) = entries.keys().find(|k| !types.contains_key(*k)) {
+                return fail(format!("{ty} has no attribute {extra:?}"));
+            }
+            let mut attributes = BTreeMap::new();
+            for (name, t) in types {
+                let item = entries
+                    .get(name)
+                    .ok_or_else(|| format!("the attribute {name:?} of {ty} is missing"))?;
+                attributes.insert(
+                    name.clone(),
+                    decode_value(
+                        item,
+                        entry_mark(name),
+                        t,
+                        &format!("{path}.{name}"),
+                        depth + 1,
+                    )?,
+                );
+            }
+            Ok(Value::object(attributes))
+        }
+        (ty, other) => fail(format!("{other} is not a value of {ty}")),
+    }
+}
+
+fn variables_to_json(variables: &BTreeMap<String, Value>) -> Json {
+    Json::Object(
+        variables
+            .iter()
+            .map(|(k, v)| (k.clone(), value_to_json(v)))
+            .collect(),
+    )
+}
+
+fn variables_from_json(json: Option<&Json>) -> Result<BTreeMap<String, Value>, String> {
+    match json {
+        None | Some(Json::Null) => Ok(BTreeMap::new()),
+        Some(Json::Object(fields)) => fields
+            .iter()
+            .map(|(k, v)| {
+                Ok((
+                    k.clone(),
+                    value_from_json(v).map_err(|e| format!("variable {k}: {e}"))?,
+                ))
+            })
+            .collect(),
+        Some(other) => Err(format!("`variables` is an object, not {other}")),
+    }
+}
+
+/// The request for a case's input.
+pub fn request(id: &str, input: &Input) -> Json {
+    let mut out = json!({ "id": id, "kind": input.kind() });
+    let fields = out.as_object_mut().expect("an object");
+    match input {
+        Input::Convert { value, to } => {
+            fields.insert("value".into(), value_to_json(value));
+            fields.insert("to".into(), type_to_json(to));
+        }
+        Input::Unify { types } => {
+            fields.insert(
+                "types".into(),
+                Json::Array(types.iter().map(type_to_json).collect()),
+            );
+        }
+        Input::Identical { types } => {
+            fields.insert(
+                "types".into(),
+                Json::Array(types.iter().map(type_to_json).collect()),
+            );
+        }
+        Input::Matches { ty, spec } => {
+            fields.insert("type".into(), type_to_json(ty));
+            fields.insert("spec".into(), type_to_json(spec));
+        }
+        Input::Operation { op, operands } => {
+            fields.insert("op".into(), json!(op.name()));
+            fields.insert(
+                "operands".into(),
+                Json::Array(operands.iter().map(value_to_json).collect()),
+            );
+        }
+        Input::Expr { expr, variables } => {
+            fields.insert("expr".into(), json!(expr));
+            fields.insert("variables".into(), variables_to_json(variables));
+        }
+        Input::Template {
+            template,
+            variables,
+        } => {
+            fields.insert("template".into(), json!(template));
+            fields.insert("variables".into(), variables_to_json(variables));
+        }
+        Input::Config {
+            syntax,
+            config,
+            variables,
+        } => {
+            fields.insert("syntax".into(), json!(syntax.name()));
+            fields.insert("config".into(), json!(config));
+            fields.insert("variables".into(), variables_to_json(variables));
+        }
+    }
+    out
+}
+
+/// Reads a request's input (the implementation side: `hcl-ref`).
+pub fn input_from_request(request: &Json) -> Result<Input, String> {
+    let field = |name: &str| {
+        request
+            .get(name)
+            .ok_or_else(|| format!("the request lacks `{name}`"))
+    };
+    let types = |name: &str| -> Result<Vec<Type>, String> {
+        match field(name)? {
+            Json::Array(items) => items.iter().map(type_from_json).collect(),
+            other => Err(format!("`{name}` is an array of types, not {other}")),
+        }
+    };
+    let text = |name: &str| -> Result<String, String> {
+        field(name)?
+            .as_str()
+            .map(str::to_string)
+            .ok_or_else(|| format!("`{name}` is a string"))
+    };
+    let kind = request
+        .get("kind")
+        .and_then(Json::as_str)
+        .ok_or("the request lacks its `kind`")?;
+    Ok(match kind {
+        "convert" => Input::Convert {
+            value: value_from_json(field("value")?)?,
+            to: type_from_json(field("to")?)?,
+        },
+        "unify" => Input::Unify {
+            types: types("types")?,
+        },
+        "identical" => {
+            let [a, b]: [Type; 2] = types("types")?
+                .try_into()
+                .map_err(|_| "`types` lists two types".to_string())?;
+            Input::Identical { types: [a, b] }
+        }
+        "matches" => Input::Matches {
+            ty: type_from_json(field("type")?)?,
+            spec: type_from_json(field("spec")?)?,
+        },
+        "operation" => {
+            let name = text("op")?;
+            let op = Operation::from_name(&name).ok_or_else(|| format!("unknown op {name:?}"))?;
+            let operands = match field("operands")? {
+                Json::Array(items) => items
+                    .iter()
+                    .map(value_from_json)
+                    .collect::<Result<_, _>>()?,
+                other => return Err(format!("`operands` is an array, not {other}")),
+            };
+            Input::Operation { op, operands }
+        }
+        "expr" => Input::Expr {
+            expr: text("expr")?,
+            variables: variables_from_json(request.get("variables"))?,
+        },
+        "template" => Input::Template {
+            template: text("template")?,
+            variables: variables_from_json(request.get("variables"))?,
+        },
+        "config" => Input::Config {
+            syntax: match request.get("syntax").and_then(Json::as_str) {
+                None | Some("native") => Syntax::Native,
+                Some("json") => Syntax::Json,
+                Some(other) => return Err(format!("unknown syntax {other:?}")),
+            },
+            config: text("config")?,
+            variables: variables_from_json(request.get("variables"))?,
+        },
+        other => return Err(format!("unknown kind {other:?}")),
+    })
+}
+
+fn pos_to_json(pos: &Pos) -> Json {
+    json!({ "line": pos.line, "column": pos.column, "byte": pos.byte })
+}
+
+fn range_to_json(range: &Range) -> Json {
+    json!({ "start": pos_to_json(&range.start), "end": pos_to_json(&range.end) })
+}
+
+/// An error answer's `error` member for diagnostics.
+pub fn error_json(diagnostics: &[Diagnostic]) -> Json {
+    let phase = diagnostics.first().map_or(Phase::Eval, |d| d.phase);
+    let diagnostics: Vec<Json> = diagnostics
+        .iter()
+        .map(|d| {
+            let mut out = json!({ "severity": "error", "summary": d.summary, "detail": d.detail });
+            if let Some(range) = &d.range {
+                out["range"] = range_to_json(range);
+            }
+            out
+        })
+        .collect();
+    json!({ "phase": phase.name(), "diagnostics": diagnostics })
+}
+
+fn body_to_json(body: &Body) -> Json {
+    let attributes: Map<String, Json> = body
+        .attributes
+        .iter()
+        .map(|(k, v)| (k.clone(), value_to_json(v)))
+        .collect();
+    let blocks: Vec<Json> = body
+        .blocks
+        .iter()
+        .map(|b| json!({ "type": b.type_name, "labels": b.labels, "body": body_to_json(&b.body) }))
+        .collect();
+    json!({ "attributes": attributes, "blocks": blocks })
+}
+
+fn body_from_json(json: &Json, depth: usize) -> Result<Body, String> {
+    if depth > MAX_DEPTH {
+        return Err("a body nested too deeply".into());
+    }
+    let attributes = match json.get("attributes") {
+        None | Some(Json::Null) => BTreeMap::new(),
+        Some(Json::Object(fields)) => fields
+            .iter()
+            .map(|(k, v)| {
+                Ok((
+                    k.clone(),
+                    value_from_json(v).map_err(|e| format!("attribute {k}: {e}"))?,
+                ))
+            })
+            .collect::<Result<_, String>>()?,
+        Some(other) => return Err(format!("`attributes` is an object, not {other}")),
+    };
+    let blocks = match json.get("blocks") {
+        None | Some(Json::Null) => Vec::new(),
+        Some(Json::Array(items)) => items
+            .iter()
+            .map(|b| {
+                let type_name = b
+                    .get("type")
+                    .and_then(Json::as_str)
+                    .ok_or("a block lacks its `type`")?;
+                let labels = match b.get("labels") {
+                    None | Some(Json::Null) => Vec::new(),
+                    Some(Json::Array(labels)) => labels
+                        .iter()
+                        .map(|l| l.as_str().map(str::to_string).ok_or("labels are strings"))
+                        .collect::<Result<_, _>>()?,
+                    Some(other) => return Err(format!("`labels` is an array, not {other}")),
+                };
+                Ok(Block {
+                    type_name: type_name.to_string(),
+                    labels,
+                    body: body_from_json(b.get("body").unwrap_or(&Json::Null), depth + 1)?,
+                })
+            })
+            .collect::<Result<_, String>>()?,
+        Some(other) => return Err(format!("`blocks` is an array, not {other}")),
+    };
+    Ok(Body { attributes, blocks })
+}
+
+/// The answer an implementation gives for an outcome (the implementation
+/// side: `hcl-ref`).
+pub fn answer(id: &str, outcome: &Outcome) -> Json {
+    let mut out = json!({ "id": id });
+    let fields = out.as_object_mut().expect("an object");
+    match outcome {
+        Outcome::Value { value, safety } => {
+            fields.insert("value".into(), value_to_json(value));
+            if let Some(safety) = safety {
+                fields.insert("safety".into(), json!(safety.name()));
+            }
+        }
+        Outcome::Type(ty) => {
+            fields.insert("type".into(), type_to_json(ty));
+        }
+        Outcome::Body(body) => {
+            fields.insert("body".into(), body_to_json(body));
+        }
+        Outcome::Result(b) => {
+            fields.insert("result".into(), json!(b));
+        }
+        Outcome::Error { phase, ranges } => {
+            let diagnostics: Vec<Json> = if ranges.is_empty() {
+                vec![json!({ "severity": "error", "summary": "rejected" })]
+            } else {
+                ranges
+                    .iter()
+                    .map(|r| json!({ "severity": "error", "summary": "rejected", "range": range_to_json(r) }))
+                    .collect()
+            };
+            fields.insert(
+                "error".into(),
+                json!({ "phase": phase.name(), "diagnostics": diagnostics }),
+            );
+        }
+        Outcome::Unsupported(why)
+        | Outcome::Crashed(why)
+        | Outcome::TimedOut(why)
+        | Outcome::Broken(why) => {
+            fields.insert("unsupported".into(), json!(why));
+        }
+    }
+    out
+}
+
+fn pos_from_json(json: &Json) -> Result<Pos, String> {
+    let number = |name: &str| {
+        json.get(name)
+            .and_then(Json::as_u64)
+            .map(|n| n as usize)
+            .ok_or_else(|| format!("a position lacks `{name}`"))
+    };
+    Ok(Pos {
+        line: number("line")?,
+        column: number("column")?,
+        byte: number("byte").unwrap_or(0),
+    })
+}
+
+/// Reads an implementation's answer to a request of kind `kind`.
+pub fn outcome_from_answer(answer: &Json, kind: &str) -> Result<Outcome, String> {
+    if let Some(why) = answer.get("unsupported") {
+        return Ok(Outcome::Unsupported(
+            why.as_str().unwrap_or("no reason given").to_string(),
+        ));
+    }
+    if let Some(error) = answer.get("error") {
+        let phase_name = error
+            .get("phase")
+            .and_then(Json::as_str)
+            .ok_or("an error lacks its `phase`")?;
+        let phase =
+            Phase::from_name(phase_name).ok_or_else(|| format!("unknown phase {phase_name:?}"))?;
+        let mut ranges = Vec::new();
+        if let Some(Json::Array(diagnostics)) = error.get("diagnostics") {
+            for d in diagnostics {
+                if let Some(range) = d.get("range") {
+                    let start = pos_from_json(range.get("start").ok_or("a range lacks `start`")?)?;
+                    let end = pos_from_json(range.get("end").ok_or("a range lacks `end`")?)?;
+                    ranges.push(Range { start, end });
+                }
+            }
+        }
+        return Ok(Outcome::Error { phase, ranges });
+    }
+    let field = |name: &str| {
+        answer.get(name).ok_or_else(|| {
+            format!("an answer to a `{kind}` request has `{name}`, `error` or `unsupported`")
+        })
+    };
+    Ok(match kind {
+        "convert" | "operation" | "expr" | "template" => {
+            let value = value_from_json(field("value")?)?;
+            let safety = match answer.get("safety").and_then(Json::as_str) {
+                None => None,
+                Some("safe") => Some(Safety::Safe),
+                Some("unsafe") => Some(Safety::Unsafe),
+                Some(other) => {
+                    return Err(format!("safety is \"safe\" or \"unsafe\", not {other:?}"))
+                }
+            };
+            Outcome::Value { value, safety }
+        }
+        "unify" => Outcome::Type(type_from_json(field("type")?)?),
+        "identical" | "matches" => {
+            Outcome::Result(field("result")?.as_bool().ok_or("`result` is a bool")?)
+        }
+        "config" => Outcome::Body(body_from_json(field("body")?, 0)?),
+        other => return Err(format!("no answer is defined for kind {other:?}")),
+    })
+}

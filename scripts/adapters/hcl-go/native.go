@@ -1,0 +1,197 @@
+package main
+
+// The native-syntax kinds: expr, template and config (runner/PROTOCOL.md,
+// "Requests"), and the conversion of HCL diagnostics into error answers.
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/function"
+	"github.com/zclconf/go-cty/cty/function/stdlib"
+)
+
+// caseFile names the source of every expr, template and config request in
+// ranges; the protocol's ranges carry no file name, so it is never shown.
+const caseFile = "case.hcl"
+
+// caseStart is where a case's source text starts.
+var caseStart = hcl.Pos{Line: 1, Column: 1, Byte: 0}
+
+// conformanceFunctions is the protocol's conformance function table: exactly
+// these names, each bound to its go-cty standard library function. The
+// functions are immutable values, so every request shares the table.
+var conformanceFunctions = map[string]function.Function{
+	"upper":    stdlib.UpperFunc,
+	"lower":    stdlib.LowerFunc,
+	"abs":      stdlib.AbsoluteFunc,
+	"min":      stdlib.MinFunc,
+	"max":      stdlib.MaxFunc,
+	"length":   stdlib.LengthFunc,
+	"concat":   stdlib.ConcatFunc,
+	"coalesce": stdlib.CoalesceFunc,
+	"keys":     stdlib.KeysFunc,
+	"join":     stdlib.JoinFunc,
+}
+
+// bodyAnswer is the answer to a config request: a body's attributes, by
+// name, and its blocks in source order.
+type bodyAnswer struct {
+	Attributes map[string]*wireValue `json:"attributes"`
+	Blocks     []blockAnswer         `json:"blocks"`
+}
+
+type blockAnswer struct {
+	Type   string      `json:"type"`
+	Labels []string    `json:"labels"`
+	Body   *bodyAnswer `json:"body"`
+}
+
+// evalContext decodes the request's variables (unknowns included) into an
+// evaluation context with the conformance function table.
+func evalContext(req request) *hcl.EvalContext {
+	vars := make(map[string]cty.Value, len(req.Variables))
+	for name, w := range req.Variables {
+		vars[name] = decodeValue(w)
+	}
+	return &hcl.EvalContext{Variables: vars, Functions: conformanceFunctions}
+}
+
+// sourceText returns a request's source text, which must be present (it may
+// be empty).
+func sourceText(text *string, field string) []byte {
+	if text == nil {
+		reject("the request needs a %q field", field)
+	}
+	return []byte(*text)
+}
+
+// evalExpr parses the request's expression and evaluates it.
+func evalExpr(req request, phase *string) answer {
+	src := sourceText(req.Expr, "expr")
+	return evalSource(req, phase, src, hclsyntax.ParseExpression)
+}
+
+// evalTemplate parses the request's text as a template (template file mode:
+// no surrounding quotes, heredoc or otherwise) and evaluates it.
+func evalTemplate(req request, phase *string) answer {
+	src := sourceText(req.Template, "template")
+	return evalSource(req, phase, src, hclsyntax.ParseTemplate)
+}
+
+// evalSource answers an expr or template request with the given parser.
+func evalSource(req request, phase *string, src []byte,
+	parse func([]byte, string, hcl.Pos) (hclsyntax.Expression, hcl.Diagnostics)) answer {
+	ctx := evalContext(req)
+	expr, diags := parse(src, caseFile, caseStart)
+	if diags.HasErrors() {
+		return diagnosticsAnswer(req.ID, "parse", diags)
+	}
+	*phase = "eval"
+	value, diags := expr.Value(ctx)
+	if diags.HasErrors() {
+		return diagnosticsAnswer(req.ID, "eval", diags)
+	}
+	return answer{ID: req.ID, Value: encodeValue(value)}
+}
+
+// evalConfig parses a native-syntax configuration file and evaluates every
+// attribute of its body and of the bodies of its blocks, at every depth.
+// All of them are evaluated even after one fails, so the error answer has
+// the diagnostics of every attribute.
+func evalConfig(req request, phase *string) answer {
+	if req.Syntax != "native" {
+		return answer{ID: req.ID, Unsupported: fmt.Sprintf("hcl-go answers config requests in the native syntax only, not %q", req.Syntax)}
+	}
+	src := sourceText(req.Config, "config")
+	ctx := evalContext(req)
+	file, diags := hclsyntax.ParseConfig(src, caseFile, caseStart)
+	if diags.HasErrors() {
+		return diagnosticsAnswer(req.ID, "parse", diags)
+	}
+	body, ok := file.Body.(*hclsyntax.Body)
+	if !ok {
+		panic(fmt.Sprintf("hclsyntax.ParseConfig returned a body of type %T", file.Body))
+	}
+	*phase = "eval"
+	var evalDiags hcl.Diagnostics
+	out := evalBody(body, ctx, &evalDiags)
+	if evalDiags.HasErrors() {
+		return diagnosticsAnswer(req.ID, "eval", evalDiags)
+	}
+	return answer{ID: req.ID, Body: out}
+}
+
+// evalBody evaluates a body's attributes, in source order so that the
+// diagnostics come in a stable order, then walks its blocks.
+func evalBody(body *hclsyntax.Body, ctx *hcl.EvalContext, diags *hcl.Diagnostics) *bodyAnswer {
+	out := &bodyAnswer{
+		Attributes: make(map[string]*wireValue, len(body.Attributes)),
+		Blocks:     make([]blockAnswer, 0, len(body.Blocks)),
+	}
+	attrs := make([]*hclsyntax.Attribute, 0, len(body.Attributes))
+	for _, attr := range body.Attributes {
+		attrs = append(attrs, attr)
+	}
+	sort.Slice(attrs, func(i, j int) bool {
+		return attrs[i].SrcRange.Start.Byte < attrs[j].SrcRange.Start.Byte
+	})
+	for _, attr := range attrs {
+		value, valueDiags := attr.Expr.Value(ctx)
+		*diags = append(*diags, valueDiags...)
+		if !valueDiags.HasErrors() {
+			out.Attributes[attr.Name] = encodeValue(value)
+		}
+	}
+	for _, block := range body.Blocks {
+		out.Blocks = append(out.Blocks, blockAnswer{
+			Type:   block.Type,
+			Labels: append([]string{}, block.Labels...),
+			Body:   evalBody(block.Body, ctx, diags),
+		})
+	}
+	return out
+}
+
+// diagnosticsAnswer turns HCL diagnostics, at least one of them an error,
+// into an error answer. Warnings are left out: they do not reject the input,
+// and the protocol's error answers are about what rejected it.
+func diagnosticsAnswer(id, phase string, diags hcl.Diagnostics) answer {
+	f := &failure{Phase: phase, Diagnostics: []diagnostic{}}
+	for _, d := range diags {
+		if d.Severity != hcl.DiagError {
+			continue
+		}
+		f.Diagnostics = append(f.Diagnostics, diagnostic{
+			Severity: "error",
+			Summary:  d.Summary,
+			Detail:   d.Detail,
+			Range:    rangeOf(d.Subject),
+		})
+	}
+	return answer{ID: id, Error: f}
+}
+
+// diagnosticsAnswerWithoutRanges is diagnosticsAnswer for source text the
+// adapter wrote itself, whose ranges mean nothing to the case.
+func diagnosticsAnswerWithoutRanges(id, phase string, diags hcl.Diagnostics) answer {
+	ans := diagnosticsAnswer(id, phase, diags)
+	for i := range ans.Error.Diagnostics {
+		ans.Error.Diagnostics[i].Range = nil
+	}
+	return ans
+}
+
+// rangeOf converts a diagnostic's subject, if it has one.
+func rangeOf(r *hcl.Range) *sourceRange {
+	if r == nil {
+		return nil
+	}
+	return &sourceRange{
+		Start: sourcePos{Line: r.Start.Line, Column: r.Start.Column, Byte: r.Start.Byte},
+		End:   sourcePos{Line: r.End.Line, Column: r.End.Column, Byte: r.End.Byte},
+	}
+}
