@@ -94,6 +94,19 @@ fn mutations(expect: &Expectation) -> Vec<Expectation> {
             });
             changed
         }
+        Expectation::Body(body) => {
+            // An extra attribute, and a missing block.
+            let mut more = body.clone();
+            more.attributes
+                .insert("mutation~".into(), (Type::Bool, ExpectedValue::Bool(true)));
+            let mut changed = vec![Expectation::Body(more), Expectation::Result(true)];
+            if !body.blocks.is_empty() {
+                let mut fewer = body.clone();
+                fewer.blocks.pop();
+                changed.push(Expectation::Body(fewer));
+            }
+            changed
+        }
         Expectation::OneOf(options) => {
             // Every accepted result changed at once.
             let per_option: Vec<Vec<Expectation>> = options.iter().map(mutations).collect();
