@@ -72,7 +72,7 @@ fn unknown_case_kinds_are_rejected() {
 #[test]
 fn reserved_kinds_are_rejected_for_now() {
     let text = format!(
-        "{HEADER}cases:\n  - name: later\n    kind: expr\n    covers: [hcl.type-unification.007]\n    types: [number]\n    expect: {{ type: number }}\n"
+        "{HEADER}cases:\n  - name: later\n    kind: static\n    covers: [hcl.type-unification.007]\n    types: [number]\n    expect: {{ type: number }}\n"
     );
     expect_error("reserved", &text, 4, "reserved");
 }
