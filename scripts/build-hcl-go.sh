@@ -19,6 +19,17 @@ if ! command -v go >/dev/null 2>&1 || [ ! -d "$gocode/src/github.com/hashicorp/h
     $sudo apt-get install -y golang-go golang-github-hashicorp-hcl-v2-dev >&2
 fi
 
+# The suite's profile hcl-v2.14 is hashicorp/hcl 2.14.1 with go-cty 1.12.1.
+for pkg in golang-github-hashicorp-hcl-v2-dev:2.14.1 golang-github-zclconf-go-cty-dev:1.12.1; do
+    name=${pkg%%:*}
+    want=${pkg#*:}
+    have=$(dpkg-query -W -f='${Version}' "$name" 2>/dev/null || echo none)
+    case "$have" in
+        "$want"*) ;;
+        *) echo "build-hcl-go: $name is $have, but the hcl-v2.14 profile needs $want" >&2; exit 1 ;;
+    esac
+done
+
 mkdir -p "$(dirname "$out")"
 cd "$src"
 GO111MODULE=off GOPATH="$gocode:${HOME:-/tmp}/go" \

@@ -195,3 +195,79 @@ fn bad_flags_are_reported_with_usage() {
     assert!(!ok);
     assert!(text.contains("did not start"), "{text}");
 }
+
+#[test]
+fn reports_are_written_in_every_format() {
+    let dir = std::env::temp_dir().join(format!("hcl-conformance-reports-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = |ext: &str| dir.join(format!("report.{ext}")).display().to_string();
+    let (ok, text) = run_cli(&[
+        "--impl",
+        &format!("python3 {FAKE} crash-every-other"),
+        "--report",
+        &format!("json={}", path("json")),
+        "--report",
+        &format!("junit={}", path("xml")),
+        "--report",
+        &format!("markdown={}", path("md")),
+        "unification/tuples",
+    ]);
+    assert!(!ok, "{text}");
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path("json")).unwrap()).unwrap();
+    let cases = json["cases"].as_array().unwrap();
+    assert_eq!(cases.len(), 10);
+    assert!(cases.iter().any(|c| c["status"] == "crash"), "{json}");
+    assert!(cases.iter().any(|c| c["status"] == "unsupported"), "{json}");
+    let xml = std::fs::read_to_string(path("xml")).unwrap();
+    assert!(
+        xml.contains("<testsuite name=\"unification\" tests=\"10\""),
+        "{xml}"
+    );
+    assert!(xml.contains("<failure type=\"CRASH\""), "{xml}");
+    assert!(xml.contains("<skipped"), "{xml}");
+    let md = std::fs::read_to_string(path("md")).unwrap();
+    assert!(md.contains("| unification |"), "{md}");
+    assert!(md.contains("## Failing cases"), "{md}");
+}
+
+#[test]
+fn known_failure_lists_only_shrink() {
+    let dir = std::env::temp_dir().join(format!("hcl-conformance-known-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let list = dir.join("known-failures.txt");
+    let case = "unification/tuples::tuples-unify-element-by-element";
+    std::fs::write(&list, format!("# a list\n{case} thought to fail\n")).unwrap();
+    let list = list.display().to_string();
+    // Against the reference interpreter the listed case passes: the run fails.
+    let (ok, text) = run_cli(&[
+        "--impl",
+        env!("CARGO_BIN_EXE_hcl-ref"),
+        "--expect-failures",
+        &list,
+        "unification/tuples",
+    ]);
+    assert!(!ok, "{text}");
+    assert!(text.contains("remove it from the list"), "{text}");
+    assert_eq!(total_line(&text)[6], 1, "{text}");
+    // Against an implementation that crashes on it, the failure is expected.
+    let (_, text) = run_cli(&[
+        "--impl",
+        &format!("python3 {FAKE} crash"),
+        "--expect-failures",
+        &list,
+        "--exact",
+        case,
+    ]);
+    assert_eq!(total_line(&text)[5], 1, "{text}");
+    // A list naming a case that does not exist is refused.
+    std::fs::write(dir.join("bad.txt"), "no/such::case because\n").unwrap();
+    let (ok, text) = run_cli(&[
+        "--expect-failures",
+        &dir.join("bad.txt").display().to_string(),
+    ]);
+    assert!(
+        !ok && text.contains("bad.txt:1: `no/such::case` is not a case of the suite"),
+        "{text}"
+    );
+}
