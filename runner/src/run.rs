@@ -56,6 +56,42 @@ impl Status {
 pub struct Verdict {
     pub status: Status,
     pub message: String,
+    /// For a case that expects an error: how far the implementation got.
+    pub error_grade: Option<ErrorGrade>,
+}
+
+/// Errors are graded in steps: rejected at all, in the expected phase, at
+/// the expected range (when the case pins one and the implementation
+/// reports ranges).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ErrorGrade {
+    pub rejected: bool,
+    pub right_phase: bool,
+    /// `None` when the case pins no range or the answer carries none.
+    pub right_range: Option<bool>,
+}
+
+/// How an outcome fares against an error expectation.
+pub fn grade_error(expect: &Expectation, outcome: &Outcome) -> Option<ErrorGrade> {
+    let Expectation::Error { phase, range } = expect else {
+        return None;
+    };
+    Some(match outcome {
+        Outcome::Error { phase: got, ranges } => ErrorGrade {
+            rejected: true,
+            right_phase: got == phase,
+            right_range: match range {
+                Some(range) if !ranges.is_empty() => Some(ranges.iter().any(|r| {
+                    format!(
+                        "{}:{}-{}:{}",
+                        r.start.line, r.start.column, r.end.line, r.end.column
+                    ) == *range
+                })),
+                _ => None,
+            },
+        },
+        _ => ErrorGrade::default(),
+    })
 }
 
 /// `suite/FILE.yaml:LINE`, for messages.
@@ -79,11 +115,13 @@ pub fn judge(
         Outcome::TimedOut(why) => (Status::TimedOut, format!("{at}: TIMEOUT: {why}")),
         Outcome::Broken(why) => (Status::Failed, format!("{at}: broken answer: {why}")),
         _ => {
-            let mut expect = case.expectation_for(profile).clone();
+            let expect = case.expectation_for(profile);
+            let error_grade = grade_error(expect, outcome);
+            let mut expect = expect.clone();
             if capabilities.is_some_and(|c| !c.features.contains("safety")) {
                 forget_safety(&mut expect);
             }
-            match check(&expect, outcome) {
+            let graded = match check(&expect, outcome) {
                 Ok(()) => (Status::Passed, String::new()),
                 Err(mismatch) => {
                     let mut message = format!("{at} failed");
@@ -93,10 +131,19 @@ pub fn judge(
                     let _ = write!(message, "\n{}", mismatch.report());
                     (Status::Failed, message)
                 }
-            }
+            };
+            return Verdict {
+                status: graded.0,
+                message: graded.1,
+                error_grade,
+            };
         }
     };
-    Verdict { status, message }
+    Verdict {
+        status,
+        message,
+        error_grade: grade_error(case.expectation_for(profile), outcome),
+    }
 }
 
 fn forget_safety(expect: &mut Expectation) {
@@ -231,8 +278,10 @@ impl KnownFailures {
             Status::Failed | Status::Crashed | Status::TimedOut => Verdict {
                 status: Status::ExpectedFailure,
                 message: format!("expected failure ({place}: {reason})\n{}", verdict.message),
+                ..verdict
             },
             Status::Passed => Verdict {
+                error_grade: verdict.error_grade,
                 status: Status::UnexpectedPass,
                 message: format!(
                     "{}: case {} passed, but {place} lists it as an expected failure ({reason}): remove it from the list",
@@ -268,6 +317,7 @@ pub struct CaseRecord {
     pub status: Status,
     pub message: String,
     pub seconds: f64,
+    pub error_grade: Option<ErrorGrade>,
 }
 
 /// Verdicts, filled in by trials running in parallel.
@@ -297,6 +347,7 @@ impl Summary {
             status: verdict.status,
             message: verdict.message.clone(),
             seconds,
+            error_grade: verdict.error_grade,
         };
         self.records
             .lock()
@@ -367,6 +418,23 @@ impl Summary {
             }
             let _ = writeln!(out, " {:>18}", counts.profile_differences);
         }
+        let grades: Vec<ErrorGrade> = self
+            .records()
+            .iter()
+            .filter_map(|r| r.error_grade)
+            .collect();
+        if !grades.is_empty() {
+            let pinned: Vec<bool> = grades.iter().filter_map(|g| g.right_range).collect();
+            let _ = writeln!(
+                out,
+                "  error cases: {} rejected, {} in the expected phase, {} of {} at the expected range (of {})",
+                grades.iter().filter(|g| g.rejected).count(),
+                grades.iter().filter(|g| g.right_phase).count(),
+                pinned.iter().filter(|ok| **ok).count(),
+                pinned.len(),
+                grades.len()
+            );
+        }
         out
     }
 }
@@ -405,6 +473,7 @@ pub fn trials(
                     let verdict = Verdict {
                         status: Status::Unsupported,
                         message: why,
+                        error_grade: None,
                     };
                     settings.summary.record(case, &verdict, 0.0);
                 }
