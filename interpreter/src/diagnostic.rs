@@ -17,6 +17,10 @@ pub enum Phase {
     Conversion,
     /// Unifying a list of types.
     Unification,
+    /// A static analysis that does not apply to the expression.
+    Static,
+    /// Processing a body with a schema.
+    Schema,
 }
 
 impl Phase {
@@ -27,6 +31,8 @@ impl Phase {
             Phase::Eval => "eval",
             Phase::Conversion => "conversion",
             Phase::Unification => "unification",
+            Phase::Static => "static",
+            Phase::Schema => "schema",
         }
     }
 
@@ -37,6 +43,8 @@ impl Phase {
             Phase::Eval,
             Phase::Conversion,
             Phase::Unification,
+            Phase::Static,
+            Phase::Schema,
         ]
         .into_iter()
         .find(|phase| phase.name() == name)

@@ -16,6 +16,7 @@
 //! - [`unify`]: § Type Unification.
 //! - [`operations`]: the operations on values that the native syntax's
 //!   operators denote (`hclsyntax-spec.md` § Operations).
+//! - [`static_analysis`]: § Static Analysis (the shared results).
 //! - [`diagnostic`]: the one error type of every phase.
 //! - [`eval_context`]: the variables and functions an expression sees.
 //! - [`functions`]: § Functions and Function Calls, and the conformance
@@ -31,6 +32,7 @@ pub mod functions;
 pub mod native;
 pub mod number;
 pub mod operations;
+pub mod static_analysis;
 pub mod types;
 pub mod unify;
 pub mod value;

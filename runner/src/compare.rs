@@ -4,7 +4,7 @@
 //! string "x", got number 1`), and shows expected against actual as a diff.
 
 use crate::outcome::{Body, Outcome};
-use crate::suite::{Expectation, ExpectedBody, ExpectedValue};
+use crate::suite::{Expectation, ExpectedBody, ExpectedValue, StaticShape};
 use hcl_interpreter::number::Number;
 use hcl_interpreter::{Type, Value};
 use std::fmt::Write as _;
@@ -98,6 +98,12 @@ fn first_difference(expect: &Expectation, outcome: &Outcome) -> Option<String> {
         (Expectation::Body(expected), Outcome::Body(actual)) => {
             compare_body(expected, actual, "body")
         }
+        (Expectation::Static(expected), Outcome::Static(actual)) if expected == actual => None,
+        (Expectation::Static(expected), Outcome::Static(actual)) => Some(format!(
+            "expected the static result {}, got {}",
+            show_static(expected),
+            show_static(actual)
+        )),
         (Expectation::Type(ty), Outcome::Type(actual)) if ty == actual => None,
         (Expectation::Type(ty), Outcome::Type(actual)) => {
             Some(format!("expected type {ty}, got type {actual}"))
@@ -202,6 +208,42 @@ fn compare_body(expected: &ExpectedBody, actual: &Body, path: &str) -> Option<St
     None
 }
 
+fn show_static(shape: &StaticShape) -> String {
+    render_static(shape).trim_end().replace('\n', " ")
+}
+
+/// A static result, one expression a line.
+fn render_static(shape: &StaticShape) -> String {
+    let mut out = String::new();
+    match shape {
+        StaticShape::List(items) => {
+            out.push_str("list:\n");
+            for item in items {
+                let _ = writeln!(out, "  - {}", quote(item));
+            }
+        }
+        StaticShape::Map(pairs) => {
+            out.push_str("map:\n");
+            for (key, value) in pairs {
+                let _ = writeln!(out, "  - {} => {}", quote(key), quote(value));
+            }
+        }
+        StaticShape::Call { name, arguments } => {
+            let _ = writeln!(out, "call: {}", quote(name));
+            for argument in arguments {
+                let _ = writeln!(out, "  - {}", quote(argument));
+            }
+        }
+        StaticShape::Traversal(steps) => {
+            out.push_str("traversal:\n");
+            for step in steps {
+                let _ = writeln!(out, "  - {}", quote(step));
+            }
+        }
+    }
+    out
+}
+
 fn show_range(range: &hcl_interpreter::diagnostic::Range) -> String {
     format!(
         "{}:{}-{}:{}",
@@ -214,6 +256,7 @@ fn describe_expectation(expect: &Expectation) -> String {
         Expectation::Value { ty, .. } => format!("a value of type {ty}"),
         Expectation::Type(ty) => format!("the type {ty}"),
         Expectation::Body(_) => "a body".into(),
+        Expectation::Static(shape) => format!("the static result {}", show_static(shape)),
         Expectation::Result(b) => format!("the answer {b}"),
         Expectation::Error { phase, .. } => format!("an error in phase {phase}"),
         Expectation::OneOf(_) => "one of several results".into(),
@@ -225,6 +268,7 @@ fn describe_outcome(outcome: &Outcome) -> String {
         Outcome::Value { value, .. } => format!("a value of type {}", value.ty()),
         Outcome::Type(ty) => format!("the type {ty}"),
         Outcome::Body(_) => "a body".into(),
+        Outcome::Static(shape) => format!("the static result {}", show_static(shape)),
         Outcome::Result(b) => format!("the answer {b}"),
         Outcome::Error { phase, .. } => format!("an error in phase {phase}"),
         Outcome::Unsupported(why) => format!("unsupported ({why})"),
@@ -495,6 +539,7 @@ pub fn render_expectation(expect: &Expectation) -> String {
             render_shown(&shown_expected_body(body), 1, &mut out);
             out
         }
+        Expectation::Static(shape) => render_static(shape),
         Expectation::Result(b) => format!("result: {b}\n"),
         Expectation::Error { phase, range } => match range {
             Some(range) => format!("error: {phase}\nrange: {range}\n"),
@@ -529,6 +574,7 @@ pub fn render_outcome(outcome: &Outcome) -> String {
             render_shown(&shown_body(body), 1, &mut out);
             out
         }
+        Outcome::Static(shape) => render_static(shape),
         Outcome::Result(b) => format!("result: {b}\n"),
         Outcome::Error { phase, ranges } => {
             let mut out = format!("error: {phase}\n");

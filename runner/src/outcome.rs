@@ -1,5 +1,6 @@
 //! What an implementation answered for a case.
 
+use crate::suite::StaticShape;
 use hcl_interpreter::convert::Safety;
 use hcl_interpreter::diagnostic::Range;
 use hcl_interpreter::{Phase, Type, Value};
@@ -17,6 +18,8 @@ pub enum Outcome {
     Type(Type),
     /// A body (configuration files).
     Body(Body),
+    /// The result of a static analysis.
+    Static(StaticShape),
     /// A yes/no answer (type relations).
     Result(bool),
     /// The input was rejected, in a phase, with the ranges of the

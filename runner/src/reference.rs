@@ -1,13 +1,101 @@
 //! The reference interpreter, run in-process.
 
-use crate::outcome::Outcome;
-use crate::suite::Input;
-use hcl_interpreter::{convert, operations, unify, Diagnostic};
+use crate::outcome::{Block, Body, Outcome};
+use crate::suite::{Input, StaticShape, Syntax};
+use hcl_interpreter::diagnostic::Range;
+use hcl_interpreter::static_analysis::{StaticResult, TraversalStep};
+use hcl_interpreter::{convert, native, operations, unify, Diagnostic, EvalContext, Phase, Value};
+use std::collections::BTreeMap;
 
 fn error(diagnostic: Diagnostic) -> Outcome {
     Outcome::Error {
         phase: diagnostic.phase,
         ranges: diagnostic.range.into_iter().collect(),
+    }
+}
+
+fn context(variables: &BTreeMap<String, Value>) -> EvalContext {
+    EvalContext {
+        variables: variables.clone(),
+    }
+}
+
+/// The first diagnostic's phase, and the ranges of all of them.
+fn errors(diagnostics: Vec<Diagnostic>) -> Outcome {
+    Outcome::Error {
+        phase: diagnostics.first().map_or(Phase::Eval, |d| d.phase),
+        ranges: diagnostics.iter().filter_map(|d| d.range).collect(),
+    }
+}
+
+fn value_or_errors(result: Result<Value, Vec<Diagnostic>>) -> Outcome {
+    match result {
+        Ok(value) => Outcome::Value {
+            value,
+            safety: None,
+        },
+        Err(diagnostics) => errors(diagnostics),
+    }
+}
+
+fn body_outcome(body: native::Body) -> Body {
+    Body {
+        attributes: body.attributes,
+        blocks: body
+            .blocks
+            .into_iter()
+            .map(|b| Block {
+                type_name: b.type_name,
+                labels: b.labels,
+                body: body_outcome(b.body),
+            })
+            .collect(),
+    }
+}
+
+/// The source text of an expression's range.
+fn text(source: &str, range: &Range) -> String {
+    source
+        .get(range.start.byte..range.end.byte)
+        .unwrap_or("")
+        .to_string()
+}
+
+/// A static result with expressions as their source text and traversal
+/// steps as `.name` and `[KEY]` (KEY in JSON: a decimal number, a string, a
+/// bool or null).
+fn static_shape(source: &str, result: StaticResult) -> StaticShape {
+    match result {
+        StaticResult::List(items) => {
+            StaticShape::List(items.iter().map(|r| text(source, r)).collect())
+        }
+        StaticResult::Map(pairs) => StaticShape::Map(
+            pairs
+                .iter()
+                .map(|(k, v)| (text(source, k), text(source, v)))
+                .collect(),
+        ),
+        StaticResult::Call { name, arguments } => StaticShape::Call {
+            name,
+            arguments: arguments.iter().map(|r| text(source, r)).collect(),
+        },
+        StaticResult::Traversal(traversal) => {
+            let mut steps = vec![traversal.root];
+            steps.extend(traversal.steps.into_iter().map(|step| match step {
+                TraversalStep::Attribute(name) => format!(".{name}"),
+                TraversalStep::Index(key) => format!("[{}]", key_json(&key)),
+            }));
+            StaticShape::Traversal(steps)
+        }
+    }
+}
+
+fn key_json(key: &Value) -> String {
+    match key {
+        Value::Number(n) => n.to_decimal_string(),
+        Value::String(s) => serde_json::to_string(s).unwrap_or_default(),
+        Value::Bool(b) => b.to_string(),
+        _ => "null".to_string(),
     }
 }
 
@@ -34,8 +122,40 @@ pub fn run(input: &Input) -> Outcome {
             },
             Err(diagnostic) => error(diagnostic),
         },
-        Input::Expr { .. } | Input::Template { .. } | Input::Config { .. } => Outcome::Unsupported(
-            "the reference interpreter does not evaluate the native syntax yet".into(),
+        Input::Expr { expr, variables } => {
+            value_or_errors(native::eval_expression(expr, &context(variables)))
+        }
+        Input::Template {
+            template,
+            variables,
+        } => value_or_errors(native::eval_template(template, &context(variables))),
+        Input::Config {
+            syntax: Syntax::Native,
+            config,
+            variables,
+        } => match native::eval_config(config, &context(variables)) {
+            Ok(body) => Outcome::Body(body_outcome(body)),
+            Err(diagnostics) => errors(diagnostics),
+        },
+        Input::Static {
+            syntax: Syntax::Native,
+            expr,
+            analysis,
+        } => match native::static_analysis::analyze(expr, *analysis) {
+            Ok(result) => Outcome::Static(static_shape(expr, result)),
+            Err(diagnostics) => errors(diagnostics),
+        },
+        Input::Static {
+            syntax: Syntax::Json,
+            ..
+        } => Outcome::Unsupported(
+            "the reference interpreter does not read the JSON syntax yet".into(),
+        ),
+        Input::Config {
+            syntax: Syntax::Json,
+            ..
+        } => Outcome::Unsupported(
+            "the reference interpreter does not read the JSON syntax yet".into(),
         ),
     }
 }

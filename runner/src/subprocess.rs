@@ -20,6 +20,8 @@ use std::time::Duration;
 
 /// An answer longer than this is refused and its process killed.
 pub const MAX_ANSWER_BYTES: usize = 64 << 20;
+/// The least time the `hello` handshake gets, start-up included.
+const HELLO_TIMEOUT: Duration = Duration::from_secs(30);
 /// How much of an implementation's standard error is kept, from the end.
 const STDERR_TAIL_BYTES: usize = 4096;
 
@@ -212,7 +214,10 @@ impl Pool {
     pub fn start(command: ImplementationCommand) -> Result<Pool, String> {
         let mut process = Process::start(&command)?;
         let hello = json!({ "id": "0", "kind": "hello", "protocol": 1 });
-        let answer = match process.exchange(&hello, command.timeout) {
+        // Starting up may take longer than a case: the handshake gets at
+        // least HELLO_TIMEOUT.
+        let hello_timeout = command.timeout.max(HELLO_TIMEOUT);
+        let answer = match process.exchange(&hello, hello_timeout) {
             Exchange::Answer(bytes) => bytes,
             Exchange::TooLong => return Err("its answer to `hello` is too long".into()),
             Exchange::Closed => {

@@ -5,11 +5,12 @@
 //! (or JSON numbers) and the infinities as `"+Inf"`/`"-Inf"`.
 
 use crate::outcome::{Block, Body, Outcome};
-use crate::suite::{Input, Syntax};
+use crate::suite::{Input, StaticShape, Syntax};
 use hcl_interpreter::convert::Safety;
 use hcl_interpreter::diagnostic::{Pos, Range};
 use hcl_interpreter::number::Number;
 use hcl_interpreter::operations::Operation;
+use hcl_interpreter::static_analysis::Analysis;
 use hcl_interpreter::{Diagnostic, Phase, Type, Value};
 use serde_json::{json, Map, Value as Json};
 use std::collections::BTreeMap;
@@ -359,6 +360,15 @@ pub fn request(id: &str, input: &Input) -> Json {
             fields.insert("template".into(), json!(template));
             fields.insert("variables".into(), variables_to_json(variables));
         }
+        Input::Static {
+            syntax,
+            expr,
+            analysis,
+        } => {
+            fields.insert("syntax".into(), json!(syntax.name()));
+            fields.insert("expr".into(), json!(expr));
+            fields.insert("analysis".into(), json!(analysis.name()));
+        }
         Input::Config {
             syntax,
             config,
@@ -432,6 +442,18 @@ pub fn input_from_request(request: &Json) -> Result<Input, String> {
         "template" => Input::Template {
             template: text("template")?,
             variables: variables_from_json(request.get("variables"))?,
+        },
+        "static" => Input::Static {
+            syntax: match request.get("syntax").and_then(Json::as_str) {
+                None | Some("native") => Syntax::Native,
+                Some("json") => Syntax::Json,
+                Some(other) => return Err(format!("unknown syntax {other:?}")),
+            },
+            expr: text("expr")?,
+            analysis: {
+                let name = text("analysis")?;
+                Analysis::from_name(&name).ok_or_else(|| format!("unknown analysis {name:?}"))?
+            },
         },
         "config" => Input::Config {
             syntax: match request.get("syntax").and_then(Json::as_str) {
@@ -551,6 +573,10 @@ pub fn answer(id: &str, outcome: &Outcome) -> Json {
         Outcome::Result(b) => {
             fields.insert("result".into(), json!(b));
         }
+        Outcome::Static(shape) => {
+            let (name, value) = static_to_json(shape);
+            fields.insert(name.into(), value);
+        }
         Outcome::Error { phase, ranges } => {
             let diagnostics: Vec<Json> = if ranges.is_empty() {
                 vec![json!({ "severity": "error", "summary": "rejected" })]
@@ -573,6 +599,72 @@ pub fn answer(id: &str, outcome: &Outcome) -> Json {
         }
     }
     out
+}
+
+fn static_to_json(shape: &StaticShape) -> (&'static str, Json) {
+    match shape {
+        StaticShape::List(items) => ("list", json!(items)),
+        StaticShape::Map(pairs) => (
+            "map",
+            Json::Array(
+                pairs
+                    .iter()
+                    .map(|(k, v)| json!({ "key": k, "value": v }))
+                    .collect(),
+            ),
+        ),
+        StaticShape::Call { name, arguments } => {
+            ("call", json!({ "name": name, "arguments": arguments }))
+        }
+        StaticShape::Traversal(steps) => ("traversal", json!(steps)),
+    }
+}
+
+fn strings(json: &Json, what: &str) -> Result<Vec<String>, String> {
+    json.as_array()
+        .ok_or_else(|| format!("`{what}` is an array of strings"))?
+        .iter()
+        .map(|s| {
+            s.as_str()
+                .map(str::to_string)
+                .ok_or_else(|| format!("`{what}` holds strings"))
+        })
+        .collect()
+}
+
+fn static_from_json(answer: &Json) -> Result<StaticShape, String> {
+    if let Some(list) = answer.get("list") {
+        return Ok(StaticShape::List(strings(list, "list")?));
+    }
+    if let Some(map) = answer.get("map") {
+        let pairs = map
+            .as_array()
+            .ok_or("`map` is an array of {key, value}")?
+            .iter()
+            .map(|p| {
+                let text = |k: &str| p.get(k).and_then(Json::as_str).map(str::to_string);
+                Ok((
+                    text("key").ok_or("a map pair lacks its `key` text")?,
+                    text("value").ok_or("a map pair lacks its `value` text")?,
+                ))
+            })
+            .collect::<Result<_, String>>()?;
+        return Ok(StaticShape::Map(pairs));
+    }
+    if let Some(call) = answer.get("call") {
+        return Ok(StaticShape::Call {
+            name: call
+                .get("name")
+                .and_then(Json::as_str)
+                .ok_or("a call lacks its `name`")?
+                .to_string(),
+            arguments: strings(call.get("arguments").unwrap_or(&json!([])), "arguments")?,
+        });
+    }
+    if let Some(traversal) = answer.get("traversal") {
+        return Ok(StaticShape::Traversal(strings(traversal, "traversal")?));
+    }
+    Err("an answer to a `static` request has `list`, `map`, `call`, `traversal`, `error` or `unsupported`".into())
 }
 
 fn pos_from_json(json: &Json) -> Result<Pos, String> {
@@ -638,6 +730,7 @@ pub fn outcome_from_answer(answer: &Json, kind: &str) -> Result<Outcome, String>
             Outcome::Result(field("result")?.as_bool().ok_or("`result` is a bool")?)
         }
         "config" => Outcome::Body(body_from_json(field("body")?, 0)?),
+        "static" => Outcome::Static(static_from_json(answer)?),
         other => return Err(format!("no answer is defined for kind {other:?}")),
     })
 }

@@ -70,14 +70,6 @@ fn unknown_case_kinds_are_rejected() {
 }
 
 #[test]
-fn reserved_kinds_are_rejected_for_now() {
-    let text = format!(
-        "{HEADER}cases:\n  - name: later\n    kind: static\n    covers: [hcl.type-unification.007]\n    types: [number]\n    expect: {{ type: number }}\n"
-    );
-    expect_error("reserved", &text, 4, "reserved");
-}
-
-#[test]
 fn malformed_types_are_rejected() {
     let text = format!(
         "{HEADER}cases:\n  - name: bad-type\n    kind: unify\n    covers: [hcl.type-unification.007]\n    types: [number, \"lsit(string)\"]\n    expect: {{ type: string }}\n"

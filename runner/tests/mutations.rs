@@ -3,7 +3,7 @@
 
 use hcl_conformance::compare::check;
 use hcl_conformance::reference;
-use hcl_conformance::suite::{load_suite, Expectation, ExpectedValue};
+use hcl_conformance::suite::{load_suite, Expectation, ExpectedValue, StaticShape};
 use hcl_interpreter::number::Number;
 use hcl_interpreter::{Phase, Type};
 use std::path::Path;
@@ -106,6 +106,15 @@ fn mutations(expect: &Expectation) -> Vec<Expectation> {
                 changed.push(Expectation::Body(fewer));
             }
             changed
+        }
+        Expectation::Static(shape) => {
+            let mut changed = shape.clone();
+            match &mut changed {
+                StaticShape::List(items) | StaticShape::Traversal(items) => items.push("~".into()),
+                StaticShape::Map(pairs) => pairs.push(("~".into(), "~".into())),
+                StaticShape::Call { name, .. } => name.push('~'),
+            }
+            vec![Expectation::Static(changed), Expectation::Result(true)]
         }
         Expectation::OneOf(options) => {
             // Every accepted result changed at once.

@@ -1,3 +1,345 @@
-//! The native syntax.
+//! The native syntax: configuration files, expressions and templates.
 //!
-//! Spec: hclsyntax-spec.md
+//! Spec: hclsyntax-spec.md § HCL Native Syntax Specification
+//!
+//! Spec: 002_e701fb6c663d6b71.txt § Lexical Analysis (the lexer modes)
+//!
+//! Spec: spec.md § Expression Evaluation, § Functions and Function Calls
+//!
+//! - [`lexer`]: source text to tokens, one module per lexer mode;
+//! - `parser`: tokens to the syntax tree of [`ast`] (§ Structural
+//!   Elements, § Expressions, § Templates);
+//! - `eval`: the value of an expression or template in a scope, one module
+//!   per section of § Expressions and § Templates;
+//! - `config`: a configuration file's attributes evaluated, its blocks
+//!   kept.
+//!
+//! The public API is [`eval_expression`], [`eval_template`] and
+//! [`eval_config`], and the parse-only [`parse_expression`],
+//! [`parse_template`] and [`parse_config`]. Parse errors have
+//! [`Phase::Parse`], evaluation errors [`Phase::Eval`]; every diagnostic has
+//! a source range. The parser stops at its first error and so does the
+//! evaluator, so there is one diagnostic.
+//!
+//! # Limits
+//!
+//! - **Nesting**: input may nest at most [`MAX_NESTING_DEPTH`] levels. A
+//!   level is a nested expression (inside parentheses, brackets, braces,
+//!   an interpolation, a function argument, an operand of a unary operator
+//!   or a branch of a conditional), a block body, a template directive, and
+//!   each link of a chain of binary operators or postfix operators (so
+//!   `1 + 1 + ... + 1` with more than that many operators is also
+//!   rejected). Deeper input is a parse error ("Nesting too deep").
+//! - **Stack**: parsing and evaluation run on a dedicated thread with a
+//!   [`STACK_SIZE`] stack (reserved, not committed: only the pages used are
+//!   touched), enough for the deepest accepted input. Should the system
+//!   refuse that stack, smaller ones are tried with proportionally smaller
+//!   nesting limits. A value nested
+//!   100,000 levels deep, such as the result of 100,000 nested brackets,
+//!   is returned to the caller, and dropping, comparing or converting such
+//!   a value recurses through [`Value`]'s own code: callers handling such
+//!   values need a large stack too. The syntax trees of the parse-only
+//!   entry points drop themselves on a large-stack thread ([`Parsed`]).
+//! - **Size**: a source is held in memory with its tokens and syntax tree,
+//!   about 30 bytes per byte of a typical configuration.
+//! - **Time**: lexing, parsing and the evaluation of templates and
+//!   expressions are linear in the size of the input (apart from the
+//!   work the program itself asks for, such as nested `for` expressions).
+//!   Variable lookup walks the chain of `for` scopes, so an expression
+//!   nested n `for` expressions deep that refers to an outer variable at
+//!   every level costs O(n²).
+
+pub mod ast;
+mod config;
+mod eval;
+pub mod lexer;
+mod parser;
+pub mod source;
+pub mod static_analysis;
+
+use crate::diagnostic::{Diagnostic, Phase, Range};
+use crate::eval_context::EvalContext;
+use crate::value::Value;
+use source::{LineIndex, Span};
+use std::collections::BTreeMap;
+use std::ops::Deref;
+
+/// The diagnostics of a rejected input.
+pub type Diagnostics = Vec<Diagnostic>;
+
+/// The deepest nesting accepted (see the module documentation).
+pub const MAX_NESTING_DEPTH: usize = 200_000;
+
+/// The stack of the parsing and evaluation thread: 2 GiB, about 10 KiB per
+/// level of [`MAX_NESTING_DEPTH`]. The deepest input of every nesting
+/// construct fits, in debug builds too (`tests.rs` checks it); release
+/// builds use about a third of that.
+pub const STACK_SIZE: usize = 2 << 30;
+
+/// Trees no deeper than this are dropped where they are.
+const SHALLOW_DEPTH: usize = 1_000;
+
+/// A configuration file's body: every attribute evaluated, and its blocks
+/// in source order.
+///
+/// Spec: hclsyntax-spec.md § Bodies; spec.md § Body Content
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Body {
+    pub attributes: BTreeMap<String, Value>,
+    pub blocks: Vec<Block>,
+}
+
+/// A block: its type, its labels and its body.
+///
+/// Spec: hclsyntax-spec.md § Blocks
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Block {
+    pub type_name: String,
+    pub labels: Vec<String>,
+    pub body: Body,
+}
+
+/// Parses a whole expression, then evaluates it in `ctx`.
+///
+/// Spec: hclsyntax-spec.md § Expressions; spec.md § Expression Evaluation
+pub fn eval_expression(source: &str, ctx: &EvalContext) -> Result<Value, Diagnostics> {
+    on_large_stack(|depth_limit| {
+        let parsed = parse_phase(source, depth_limit, parser::parse_expression_source)?;
+        eval::evaluate_expression(&parsed.tree, ctx)
+            .map_err(|p| p.into_diagnostics(source, Phase::Eval))
+    })
+}
+
+/// Parses a template in template file mode, then evaluates it in `ctx`.
+///
+/// Spec: hclsyntax-spec.md § Templates
+pub fn eval_template(source: &str, ctx: &EvalContext) -> Result<Value, Diagnostics> {
+    on_large_stack(|depth_limit| {
+        let parsed = parse_phase(source, depth_limit, parser::parse_template_source)?;
+        eval::evaluate_template(&parsed.tree, ctx)
+            .map_err(|p| p.into_diagnostics(source, Phase::Eval))
+    })
+}
+
+/// Parses a configuration file, then evaluates every attribute in `ctx`.
+///
+/// Spec: hclsyntax-spec.md § Structural Elements
+pub fn eval_config(source: &str, ctx: &EvalContext) -> Result<Body, Diagnostics> {
+    on_large_stack(|depth_limit| {
+        let parsed = parse_phase(source, depth_limit, parser::parse_config_file)?;
+        config::evaluate_config_file(&parsed.tree, ctx)
+            .map_err(|p| p.into_diagnostics(source, Phase::Eval))
+    })
+}
+
+/// Parses a whole expression.
+///
+/// Spec: hclsyntax-spec.md § Expressions
+pub fn parse_expression(source: &str) -> Result<Parsed<ast::Expression>, Diagnostics> {
+    parse_only(source, parser::parse_expression_source)
+}
+
+/// Parses a template in template file mode.
+///
+/// Spec: hclsyntax-spec.md § Templates
+pub fn parse_template(source: &str) -> Result<Parsed<ast::Template>, Diagnostics> {
+    parse_only(source, parser::parse_template_source)
+}
+
+/// Parses a configuration file.
+///
+/// Spec: hclsyntax-spec.md § Structural Elements
+pub fn parse_config(source: &str) -> Result<Parsed<ast::ConfigFile>, Diagnostics> {
+    parse_only(source, parser::parse_config_file)
+}
+
+/// A syntax tree and the source it was read from.
+///
+/// A tree as deep as the accepted nesting would overflow a small stack when
+/// dropped, so a deep tree is dropped on a large-stack thread.
+pub struct Parsed<T: Send + 'static> {
+    tree: Option<T>,
+    depth: usize,
+    lines: LineIndex,
+}
+
+impl<T: Send + 'static> Parsed<T> {
+    pub fn tree(&self) -> &T {
+        self.tree.as_ref().expect("present until dropped")
+    }
+
+    /// The source range of a span of the tree.
+    pub fn range(&self, span: Span) -> Range {
+        self.lines.range(span)
+    }
+
+    /// The source text.
+    pub fn source(&self) -> &str {
+        self.lines.source()
+    }
+
+    /// The deepest nesting of the tree (see the module documentation).
+    pub fn depth(&self) -> usize {
+        self.depth
+    }
+}
+
+impl<T: Send + 'static> Deref for Parsed<T> {
+    type Target = T;
+
+    fn deref(&self) -> &T {
+        self.tree()
+    }
+}
+
+impl<T: Send + 'static> std::fmt::Debug for Parsed<T>
+where
+    T: std::fmt::Debug,
+{
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.tree.fmt(f)
+    }
+}
+
+impl<T: Send + 'static> Drop for Parsed<T> {
+    fn drop(&mut self) {
+        let Some(tree) = self.tree.take() else {
+            return;
+        };
+        if self.depth <= SHALLOW_DEPTH {
+            return;
+        }
+        // The thread is started before the tree is handed over, so that if
+        // it cannot start, the tree is still here to be leaked rather than
+        // dropped on a stack that may be too small.
+        let (sender, receiver) = std::sync::mpsc::channel::<T>();
+        let spawned = std::thread::Builder::new()
+            .name("hcl-native-drop".into())
+            .stack_size(STACK_SIZE)
+            .spawn(move || drop(receiver.recv()));
+        match spawned {
+            Ok(handle) => {
+                if let Err(unsent) = sender.send(tree) {
+                    std::mem::forget(unsent.0);
+                }
+                let _ = handle.join();
+            }
+            Err(_) => std::mem::forget(tree),
+        }
+    }
+}
+
+/// An error found by the lexer, the parser or the evaluator: where, and
+/// what. The phase and the line and column are added at the public API.
+///
+/// Boxed, so that the `Result`s passed up through deep recursion stay
+/// small.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Problem(Box<ProblemData>);
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct ProblemData {
+    span: Span,
+    summary: String,
+    detail: String,
+}
+
+impl Problem {
+    #[cold]
+    pub fn new(span: Span, summary: impl Into<String>, detail: impl Into<String>) -> Problem {
+        Problem(Box::new(ProblemData {
+            span,
+            summary: summary.into(),
+            detail: detail.into(),
+        }))
+    }
+
+    fn into_diagnostics(self, source: &str, phase: Phase) -> Diagnostics {
+        let lines = LineIndex::new(source);
+        let data = *self.0;
+        vec![Diagnostic {
+            phase,
+            summary: data.summary,
+            detail: data.detail,
+            range: Some(lines.range(data.span)),
+        }]
+    }
+}
+
+/// The parse phase of every entry point: the byte order mark check, then
+/// the parser.
+///
+/// "UTF-8 encoded Unicode byte order marks are not permitted": a leading
+/// U+FEFF is a parse error. (A `&str` is valid UTF-8, so "Invalid or
+/// non-normalized UTF-8 encoding" cannot occur.)
+/// SPEC-GAP(spec-notes/gaps/lexical-byte-order-mark.md)
+///
+/// Spec: hclsyntax-spec.md § Source Code Representation
+fn parse_phase<T>(
+    source: &str,
+    depth_limit: usize,
+    parse: fn(&str, usize) -> Result<parser::ParseOutput<T>, Problem>,
+) -> Result<parser::ParseOutput<T>, Diagnostics> {
+    if source.starts_with('\u{FEFF}') {
+        let problem = Problem::new(
+            Span::new(0, '\u{FEFF}'.len_utf8()),
+            "Byte order mark",
+            "UTF-8 encoded Unicode byte order marks are not permitted.",
+        );
+        return Err(problem.into_diagnostics(source, Phase::Parse));
+    }
+    parse(source, depth_limit).map_err(|p| p.into_diagnostics(source, Phase::Parse))
+}
+
+fn parse_only<T: Send + 'static>(
+    source: &str,
+    parse: fn(&str, usize) -> Result<parser::ParseOutput<T>, Problem>,
+) -> Result<Parsed<T>, Diagnostics> {
+    let output = on_large_stack(|depth_limit| parse_phase(source, depth_limit, parse))?;
+    Ok(Parsed {
+        tree: Some(output.tree),
+        depth: output.depth,
+        lines: LineIndex::new(source),
+    })
+}
+
+/// Runs `work` on a thread with a [`STACK_SIZE`] stack, giving it the
+/// nesting limit that stack allows, and returns its result.
+///
+/// Should the system refuse so large a stack, smaller ones are tried with
+/// proportionally smaller limits. A failure to start any thread, or a
+/// panic in it (a bug), is reported as a diagnostic rather than
+/// propagated.
+fn on_large_stack<T: Send>(
+    work: impl Fn(usize) -> Result<T, Diagnostics> + Sync,
+) -> Result<T, Diagnostics> {
+    let internal = |why: String| {
+        vec![Diagnostic::new(
+            Phase::Eval,
+            "Internal error of the reference interpreter",
+            why,
+        )]
+    };
+    let mut refusal = String::new();
+    for divisor in [1, 8, 64] {
+        let depth_limit = MAX_NESTING_DEPTH / divisor;
+        let outcome = std::thread::scope(|scope| {
+            std::thread::Builder::new()
+                .name("hcl-native".into())
+                .stack_size(STACK_SIZE / divisor)
+                .spawn_scoped(scope, || work(depth_limit))
+                .map(|handle| handle.join())
+        });
+        match outcome {
+            Ok(Ok(result)) => return result,
+            Ok(Err(_)) => return Err(internal("the native syntax thread panicked".into())),
+            Err(error) => refusal = error.to_string(),
+        }
+    }
+    Err(internal(format!(
+        "could not start the native syntax thread: {refusal}"
+    )))
+}
+
+#[cfg(test)]
+mod tests;

@@ -13,7 +13,17 @@ use std::io::{BufRead, Write};
 use std::process::ExitCode;
 
 /// The kinds the reference interpreter answers.
-const KINDS: &[&str] = &["convert", "unify", "identical", "matches", "operation"];
+const KINDS: &[&str] = &[
+    "convert",
+    "unify",
+    "identical",
+    "matches",
+    "operation",
+    "expr",
+    "template",
+    "config",
+    "static",
+];
 const FEATURES: &[&str] = &["unknown", "safety", "ranges"];
 
 fn respond(line: &str) -> Json {

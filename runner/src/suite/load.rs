@@ -7,6 +7,7 @@ use super::yaml::{RawCase, RawFile};
 use super::{Case, Input, SuiteFile, Syntax, CASE_KINDS, KNOWN_PROFILES, RESERVED_KINDS};
 use crate::requirements::Requirements;
 use hcl_interpreter::operations::Operation;
+use hcl_interpreter::static_analysis::Analysis;
 use std::collections::BTreeSet;
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -336,11 +337,13 @@ fn build_input(raw: &RawCase, default_kind: Option<&str>) -> Result<Input, Strin
         ("config", raw.config.is_some()),
         ("syntax", raw.syntax.is_some()),
         ("variables", raw.variables.is_some()),
+        ("analysis", raw.analysis.is_some()),
     ];
     // Fields a kind may leave out.
     let optional: &[&str] = match kind {
         "expr" | "template" => &["variables"],
         "config" => &["variables", "syntax"],
+        "static" => &["syntax"],
         _ => &[],
     };
     let wanted: &[&str] = match kind {
@@ -350,6 +353,7 @@ fn build_input(raw: &RawCase, default_kind: Option<&str>) -> Result<Input, Strin
         "operation" => &["op", "operands"],
         "expr" => &["expr"],
         "template" => &["template"],
+        "static" => &["expr", "analysis"],
         _ => &["config"],
     };
     for (field, given) in present {
@@ -366,6 +370,13 @@ fn build_input(raw: &RawCase, default_kind: Option<&str>) -> Result<Input, Strin
             .flatten()
             .map(|(name, v)| (name.clone(), v.0.clone()))
             .collect()
+    };
+    let syntax = || match raw.syntax.as_deref() {
+        None | Some("native") => Ok(Syntax::Native),
+        Some("json") => Ok(Syntax::Json),
+        Some(other) => Err(format!(
+            "unknown syntax `{other}`; the syntaxes are native and json"
+        )),
     };
     let types = || -> Vec<hcl_interpreter::Type> {
         raw.types.iter().flatten().map(|t| t.0.clone()).collect()
@@ -401,16 +412,20 @@ fn build_input(raw: &RawCase, default_kind: Option<&str>) -> Result<Input, Strin
             template: raw.template.clone().expect("checked"),
             variables: variables(),
         },
+        "static" => {
+            Input::Static {
+                syntax: syntax()?,
+                expr: raw.expr.clone().expect("checked"),
+                analysis: {
+                    let name = raw.analysis.as_deref().expect("checked");
+                    Analysis::from_name(name).ok_or_else(|| {
+                    format!("unknown analysis `{name}`; the analyses are list, map, call, traversal")
+                })?
+                },
+            }
+        }
         "config" => Input::Config {
-            syntax: match raw.syntax.as_deref() {
-                None | Some("native") => Syntax::Native,
-                Some("json") => Syntax::Json,
-                Some(other) => {
-                    return Err(format!(
-                        "unknown syntax `{other}`; the syntaxes are native and json"
-                    ))
-                }
-            },
+            syntax: syntax()?,
             config: raw.config.clone().expect("checked"),
             variables: variables(),
         },

@@ -10,6 +10,7 @@ pub use yaml::{read_typed_value, ExpectedValue};
 
 use hcl_interpreter::convert::Safety;
 use hcl_interpreter::operations::Operation;
+use hcl_interpreter::static_analysis::Analysis;
 use hcl_interpreter::{Phase, Type, Value};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -94,6 +95,12 @@ pub enum Input {
         template: String,
         variables: BTreeMap<String, Value>,
     },
+    /// Apply a static analysis to an expression.
+    Static {
+        syntax: Syntax,
+        expr: String,
+        analysis: Analysis,
+    },
     /// Parse a configuration file and evaluate its attributes.
     Config {
         syntax: Syntax,
@@ -130,6 +137,7 @@ impl Input {
             Input::Expr { .. } => "expr",
             Input::Template { .. } => "template",
             Input::Config { .. } => "config",
+            Input::Static { .. } => "static",
         }
     }
 }
@@ -144,8 +152,22 @@ pub const CASE_KINDS: &[&str] = &[
     "expr",
     "template",
     "config",
+    "static",
 ];
-pub const RESERVED_KINDS: &[&str] = &["static"];
+pub const RESERVED_KINDS: &[&str] = &[];
+
+/// The result of a static analysis, with every expression as its exact
+/// source text and every traversal step as `name`, `.attr` or `[KEY]`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StaticShape {
+    List(Vec<String>),
+    Map(Vec<(String, String)>),
+    Call {
+        name: String,
+        arguments: Vec<String>,
+    },
+    Traversal(Vec<String>),
+}
 
 /// An expected body: its attributes' values and its blocks, in order.
 #[derive(Clone, Debug, Default)]
@@ -184,6 +206,8 @@ pub enum Expectation {
     Type(Type),
     /// A body (configuration files).
     Body(ExpectedBody),
+    /// The result of a static analysis.
+    Static(StaticShape),
     /// The answer to a yes/no question (type relations).
     Result(bool),
     /// A rejection, in a phase, optionally at a source range `L:C-L:C`.

@@ -4,7 +4,7 @@
 //! Interpretation happens inside `Deserialize`, so that serde_yaml attaches
 //! the line and the path (`cases[3].expect`) to every error.
 
-use super::{Expectation, ExpectedBlock, ExpectedBody, ProfileExpectation};
+use super::{Expectation, ExpectedBlock, ExpectedBody, ProfileExpectation, StaticShape};
 use hcl_interpreter::convert::Safety;
 use hcl_interpreter::number::Number;
 use hcl_interpreter::types::parse_type;
@@ -321,6 +321,25 @@ struct RawExpectation {
     #[serde(rename = "one-of")]
     one_of: Option<Vec<Expectation>>,
     body: Option<RawBody>,
+    list: Option<Vec<String>>,
+    map: Option<Vec<RawPair>>,
+    call: Option<RawCall>,
+    traversal: Option<Vec<String>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawPair {
+    key: String,
+    value: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawCall {
+    name: String,
+    #[serde(default)]
+    arguments: Vec<String>,
 }
 
 /// An expected value that may be approximate: `{ type: T, value: V }`.
@@ -364,7 +383,9 @@ impl RawBody {
             attributes: self
                 .attributes
                 .into_iter()
-                .map(|(name, ExpectedTyped(ty, value))| (nfc(&name), (ty, value)))
+                // Attribute names are identifiers, which are not normalized
+                // (hclsyntax-spec.md § Source Code Representation).
+                .map(|(name, ExpectedTyped(ty, value))| (name, (ty, value)))
                 .collect(),
             blocks: self
                 .blocks
@@ -389,6 +410,10 @@ impl<'de> Deserialize<'de> for Expectation {
 impl RawExpectation {
     fn interpret(self) -> Result<Expectation, String> {
         let forms = [
+            self.list.is_some()
+                || self.map.is_some()
+                || self.call.is_some()
+                || self.traversal.is_some(),
             self.body.is_some(),
             self.one_of.is_some(),
             self.error.is_some(),
@@ -409,6 +434,35 @@ impl RawExpectation {
                 Ok(())
             }
         };
+        let statics = [
+            self.list.is_some(),
+            self.map.is_some(),
+            self.call.is_some(),
+            self.traversal.is_some(),
+        ];
+        if statics.iter().filter(|s| **s).count() > 1 {
+            return Err("a static expectation is one of `list`, `map`, `call`, `traversal`".into());
+        }
+        let shape = if let Some(list) = self.list {
+            Some(StaticShape::List(list))
+        } else if let Some(map) = self.map {
+            Some(StaticShape::Map(
+                map.into_iter().map(|p| (p.key, p.value)).collect(),
+            ))
+        } else if let Some(call) = self.call {
+            Some(StaticShape::Call {
+                name: call.name,
+                arguments: call.arguments,
+            })
+        } else {
+            self.traversal.map(StaticShape::Traversal)
+        };
+        if let Some(shape) = shape {
+            value_only("value", self.value.is_some())?;
+            value_only("safety", self.safety.is_some())?;
+            value_only("order", self.order.is_some())?;
+            return Ok(Expectation::Static(shape));
+        }
         if let Some(body) = self.body {
             value_only("value", self.value.is_some())?;
             value_only("safety", self.safety.is_some())?;
@@ -430,7 +484,7 @@ impl RawExpectation {
             value_only("value", self.value.is_some())?;
             let phase = Phase::from_name(&phase).ok_or_else(|| {
                 format!(
-                    "unknown phase `{phase}`: the phases are parse, eval, conversion, unification"
+                    "unknown phase `{phase}`: the phases are parse, eval, conversion, unification, static, schema"
                 )
             })?;
             if let Some(range) = &self.range {
@@ -551,6 +605,7 @@ pub(crate) struct RawCase {
     pub config: Option<String>,
     pub syntax: Option<String>,
     pub variables: Option<BTreeMap<String, InputValue>>,
+    pub analysis: Option<String>,
     pub expect: Expectation,
     pub implementation_defined: Option<String>,
     pub profiles: Option<BTreeMap<String, RawProfile>>,

@@ -11,7 +11,8 @@
 // dispatch; values.go decodes and encodes types and values; kinds.go answers
 // the type-system kinds (convert, unify, identical, matches, operation);
 // native.go answers the native-syntax kinds (expr, template, config) and
-// turns HCL diagnostics into error answers.
+// turns HCL diagnostics into error answers; static.go answers the static
+// analyses (static).
 package main
 
 import (
@@ -50,6 +51,9 @@ type request struct {
 	Config    *string              `json:"config"`
 	Syntax    string               `json:"syntax"`
 	Variables map[string]wireValue `json:"variables"`
+
+	// static: the analysis to apply to the expression.
+	Analysis string `json:"analysis"`
 }
 
 // wireValue is a value as it travels: its type, its ctyjson-like encoding
@@ -71,6 +75,10 @@ type answer struct {
 	Type         json.RawMessage `json:"type,omitempty"`
 	Result       *bool           `json:"result,omitempty"`
 	Body         *bodyAnswer     `json:"body,omitempty"`
+	List         *[]string       `json:"list,omitempty"`
+	Map          *[]staticPair   `json:"map,omitempty"`
+	Call         *staticCall     `json:"call,omitempty"`
+	Traversal    *[]string       `json:"traversal,omitempty"`
 	Error        *failure        `json:"error,omitempty"`
 	Unsupported  string          `json:"unsupported,omitempty"`
 }
@@ -199,6 +207,8 @@ func handle(req request) (ans answer) {
 		return evalTemplate(req, &phase)
 	case "config":
 		return evalConfig(req, &phase)
+	case "static":
+		return analyzeStatic(req, &phase)
 	}
 	return answer{ID: req.ID, Unsupported: fmt.Sprintf("hcl-go does not answer requests of kind %q", req.Kind)}
 }
@@ -209,7 +219,7 @@ func handle(req request) (ans answer) {
 func hello(req request) answer {
 	return answer{ID: req.ID, Name: adapterName, Version: adapterVersion,
 		Capabilities: &capabilities{
-			Kinds:    []string{"convert", "unify", "identical", "matches", "operation", "expr", "template", "config"},
+			Kinds:    []string{"convert", "unify", "identical", "matches", "operation", "expr", "template", "config", "static"},
 			Features: []string{"unknown", "safety", "ranges"},
 		}}
 }

@@ -1,0 +1,165 @@
+//! Speed and memory of the native syntax on generated Terraform-style
+//! configurations of 1, 10 and 50 MB: parsing alone, and parsing plus the
+//! evaluation of every attribute. Each measurement runs in a fresh process
+//! so that its peak memory (VmHWM) is its own.
+//!
+//! `cargo bench -p hcl-interpreter --bench native [-- SIZES_IN_MB...]`.
+//! A benchmark, not a test: it reports and asserts nothing.
+
+use hcl_interpreter::native::{eval_config, parse_config};
+use hcl_interpreter::number::Number;
+use hcl_interpreter::{EvalContext, Type, Value};
+use std::fmt::Write as _;
+use std::time::Instant;
+
+/// One resource block, numbered `n`: labels, nested blocks, templates with
+/// interpolations and directives, a heredoc, a for expression, a
+/// conditional, a splat and function calls.
+fn resource(n: usize, out: &mut String) {
+    let _ = write!(
+        out,
+        r#"resource "aws_instance" "web_{n}" {{
+  ami           = "ami-${{var.region}}-{n}"
+  count         = var.count + {n}
+  description   = "instance ${{upper(var.env)}} number {n} in %{{ if var.disabled }}off%{{ else }}on%{{ endif }}"
+  tags = {{
+    Name  = "web-{n}"
+    Env   = var.env == "prod" ? "production" : "staging"
+    Owner = lower("Team-{n}")
+  }}
+  subnet_ids = [for s in var.subnets : upper(s) if s != "b"]
+  by_name    = {{ for i, item in var.items : item.name => i }}
+  names      = var.items[*].name
+  user_data  = <<-EOT
+    #!/bin/bash
+    echo "starting {n} in ${{var.env}}"
+    %{{ for s in var.subnets ~}}
+    subnet ${{s}}
+    %{{ endfor ~}}
+  EOT
+  enabled = length(var.subnets) > 2 && !var.disabled
+  ratio   = ({n} * 3 + 1) / 7
+  network {{
+    port = 8000 + {n}
+    cidr = join(",", var.subnets)
+    rule "ingress" {{
+      from = max(22, {n} % 1000)
+      to   = min(65535, 22 + {n})
+    }}
+  }}
+}}
+
+"#
+    );
+}
+
+fn generate(bytes: usize) -> String {
+    let mut out = String::with_capacity(bytes + 2048);
+    let mut n = 0;
+    while out.len() < bytes {
+        resource(n, &mut out);
+        n += 1;
+    }
+    out
+}
+
+fn context() -> EvalContext {
+    let s = |t: &str| Value::string(t);
+    let subnets = Value::list(Type::String, vec![s("a"), s("b"), s("c")]).expect("strings");
+    let item = |name: &str| Value::object([("name".to_string(), s(name))]);
+    let var = Value::object([
+        ("region".to_string(), s("us-east-1")),
+        ("count".to_string(), Value::Number(Number::from_i64(3))),
+        ("env".to_string(), s("prod")),
+        ("subnets".to_string(), subnets),
+        (
+            "items".to_string(),
+            Value::Tuple(vec![item("x"), item("y")]),
+        ),
+        ("disabled".to_string(), Value::Bool(false)),
+    ]);
+    EvalContext {
+        variables: [("var".to_string(), var)].into_iter().collect(),
+    }
+}
+
+/// Peak resident memory of this process, in bytes.
+fn peak_memory() -> usize {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<usize>().ok())
+        .map_or(0, |kb| kb * 1024)
+}
+
+/// The child: generate, then time one phase; prints `seconds peak_bytes`.
+fn child(mode: &str, megabytes: usize) {
+    let source = generate(megabytes << 20);
+    let ctx = context();
+    let started = Instant::now();
+    match mode {
+        "parse" => {
+            parse_config(&source).expect("the generated file parses");
+        }
+        _ => {
+            eval_config(&source, &ctx).expect("the generated file evaluates");
+        }
+    }
+    let seconds = started.elapsed().as_secs_f64();
+    println!("{seconds} {} {}", peak_memory(), source.len());
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| a != "--bench")
+        .collect();
+    if let Ok(spec) = std::env::var("HCL_BENCH_CHILD") {
+        let (mode, mb) = spec.split_once(':').expect("MODE:MB");
+        child(mode, mb.parse().expect("a size"));
+        return;
+    }
+    let sizes: Vec<usize> = if args.is_empty() {
+        vec![1, 10, 50]
+    } else {
+        args.iter()
+            .map(|a| a.parse().expect("sizes in MB"))
+            .collect()
+    };
+    let exe = std::env::current_exe().expect("this benchmark's path");
+    println!(
+        "{:>6} {:>12} {:>10} {:>12} {:>16}",
+        "size", "phase", "MiB/s", "seconds", "peak memory / MB"
+    );
+    for mb in sizes {
+        for mode in ["parse", "parse+eval"] {
+            let output = std::process::Command::new(&exe)
+                .env("HCL_BENCH_CHILD", format!("{mode}:{mb}"))
+                .output()
+                .expect("the child runs");
+            let text = String::from_utf8_lossy(&output.stdout);
+            let fields: Vec<f64> = text
+                .split_whitespace()
+                .filter_map(|f| f.parse().ok())
+                .collect();
+            if fields.len() != 3 {
+                println!(
+                    "{mb} MB {mode}: failed: {text}{}",
+                    String::from_utf8_lossy(&output.stderr)
+                );
+                continue;
+            }
+            let (seconds, peak, len) = (fields[0], fields[1], fields[2]);
+            let mib = len / (1 << 20) as f64;
+            println!(
+                "{:>4}MB {:>12} {:>10.1} {:>12.3} {:>16.1}",
+                mb,
+                mode,
+                mib / seconds,
+                seconds,
+                peak / len
+            );
+        }
+    }
+}

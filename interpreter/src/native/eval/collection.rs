@@ -1,0 +1,92 @@
+//! Collection values: tuple and object constructors.
+//!
+//! Spec: hclsyntax-spec.md § Collection Values
+//!
+//! > Only tuple and object values can be directly constructed via native
+//! > syntax.
+
+use super::{dynamic_value, eval, Evaluated, Scope};
+use crate::convert::convert;
+use crate::native::ast::{Object, ObjectKey, Tuple};
+use crate::native::source::Span;
+use crate::native::Problem;
+use crate::types::Type;
+use crate::value::{nfc, Value};
+use std::borrow::Cow;
+use std::collections::BTreeMap;
+
+/// A tuple constructor: a tuple of the elements' values, in order.
+///
+/// Spec: hclsyntax-spec.md § Collection Values
+pub(super) fn eval_tuple<'a>(tuple: &'a Tuple, scope: &Scope<'a>) -> Evaluated<'a> {
+    let mut elements = Vec::with_capacity(tuple.elements.len());
+    for element in &tuple.elements {
+        elements.push(eval(element, scope)?.into_owned());
+    }
+    Ok(Cow::Owned(Value::Tuple(elements)))
+}
+
+/// An object constructor: an object of the elements' keys and values.
+///
+/// - A name key is the attribute name; another key is evaluated and
+///   converted to a string (the attribute names of an object are strings).
+///   A null key is an error.
+/// - With an unknown key the object's type is not known: the result is the
+///   dynamic value (as the spec says of `for` expressions).
+///   SPEC-GAP(spec-notes/gaps/expr-object-key-expressions.md)
+/// - Two elements with the same name give the attribute once, with the
+///   later element's value (the spec is silent on constructors; this is
+///   hashicorp/hcl's behavior).
+///   SPEC-GAP(spec-notes/gaps/expr-object-duplicate-keys.md)
+///
+/// Spec: hclsyntax-spec.md § Collection Values
+pub(super) fn eval_object<'a>(object: &'a Object, scope: &Scope<'a>) -> Evaluated<'a> {
+    let mut attributes: BTreeMap<String, Value> = BTreeMap::new();
+    let mut unknown = false;
+    for item in &object.items {
+        let name = match &item.key {
+            ObjectKey::Name { name, .. } => Some(nfc(name)),
+            ObjectKey::Expression(key) => {
+                let key_value = eval(key, scope)?;
+                attribute_name(&key_value, key.span())?
+            }
+        };
+        let value = eval(&item.value, scope)?.into_owned();
+        match name {
+            None => unknown = true,
+            // SPEC-GAP(spec-notes/gaps/expr-object-duplicate-keys.md)
+            Some(name) => {
+                attributes.insert(name, value);
+            }
+        }
+    }
+    if unknown {
+        return Ok(Cow::Owned(dynamic_value()));
+    }
+    Ok(Cow::Owned(Value::Object(attributes)))
+}
+
+/// The attribute name a key value gives: the value converted to a string;
+/// `None` when it is unknown. Shared with object `for` expressions.
+/// SPEC-GAP(spec-notes/gaps/for-object-keys.md)
+pub(super) fn attribute_name(key: &Value, span: Span) -> Result<Option<String>, Problem> {
+    match key {
+        Value::Null(_) => Err(Problem::new(
+            span,
+            "Null value as key",
+            "A null value cannot be used as an attribute name.",
+        )),
+        Value::String(name) => Ok(Some(name.clone())),
+        _ => match convert(key, &Type::String) {
+            Ok(converted) => match converted.value {
+                Value::String(name) => Ok(Some(name)),
+                _ => Ok(None),
+            },
+            Err(error) => Err(Problem::new(
+                span,
+                "Incorrect key type",
+                format!("This value cannot be an attribute name: {}.", error.summary),
+            )),
+        },
+    }
+}

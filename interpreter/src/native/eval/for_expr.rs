@@ -1,0 +1,189 @@
+//! `for` expressions, and the iteration they share with the template `for`
+//! directive.
+//!
+//! Spec: hclsyntax-spec.md § For Expressions
+
+use super::collection::attribute_name;
+use super::operators::predicate;
+use super::{dynamic_value, eval, Evaluated, Scope};
+use crate::native::ast::ForExpr;
+use crate::native::source::Span;
+use crate::native::Problem;
+use crate::number::Number;
+use crate::types::Type;
+use crate::value::Value;
+use std::borrow::Cow;
+use std::collections::btree_map::Entry;
+use std::collections::BTreeMap;
+
+/// The key and the value of each element of a collection, in visit order.
+pub(super) type Elements<'v> = Vec<(Cow<'v, Value>, &'v Value)>;
+
+/// The elements a `for` visits, or `None` when the collection is unknown.
+///
+/// "Tuple, object, list, map, and set types are iterable. The type of
+/// collection used defines how the key and value variables are populated:
+/// - For tuple and list types, the _key_ is the zero-based index into the
+///   sequence for each element, and the _value_ is the element value. The
+///   elements are visited in index order.
+/// - For object and map types, the _key_ is the string attribute name or
+///   element key, and the _value_ is the attribute or element value. The
+///   elements are visited in the order defined by a lexicographic sort of
+///   the attribute names or keys.
+/// - For set types, the _key_ and _value_ are both the element value. The
+///   elements are visited in an undefined but consistent order."
+///
+/// Names and keys are kept sorted by code point, which is the
+/// lexicographic order (SPEC-GAP(spec-notes/gaps/for-key-order.md)); sets
+/// keep their canonical order. A null collection is an error, as is any
+/// other type; an unknown collection of an iterable type (or of the dynamic
+/// pseudo-type) has no elements to visit yet.
+///
+/// Spec: hclsyntax-spec.md § For Expressions
+pub(super) fn elements(collection: &Value, span: Span) -> Result<Option<Elements<'_>>, Problem> {
+    let index = |i: usize| Cow::Owned(Value::Number(Number::from_i64(i as i64)));
+    let name = |k: &String| Cow::Owned(Value::String(k.clone()));
+    Ok(Some(match collection {
+        Value::List(_, items) | Value::Tuple(items) => items
+            .iter()
+            .enumerate()
+            .map(|(i, v)| (index(i), v))
+            .collect(),
+        Value::Map(_, entries) | Value::Object(entries) => {
+            entries.iter().map(|(k, v)| (name(k), v)).collect()
+        }
+        Value::Set(_, items) => items.iter().map(|v| (Cow::Borrowed(v), v)).collect(),
+        Value::Null(_) => {
+            return Err(Problem::new(
+                span,
+                "Iteration over null value",
+                "A null value cannot be used as the collection in a 'for' expression.",
+            ))
+        }
+        Value::Unknown(
+            Type::Dynamic
+            | Type::List(_)
+            | Type::Tuple(_)
+            | Type::Map(_)
+            | Type::Object(_)
+            | Type::Set(_),
+        ) => return Ok(None),
+        _ => {
+            return Err(Problem::new(
+                span,
+                "Iteration over non-iterable value",
+                format!(
+                    "A value of type {} cannot be used as the collection in a 'for' expression.",
+                    collection.ty()
+                ),
+            ))
+        }
+    }))
+}
+
+/// Evaluates a `for` expression.
+///
+/// - "The expression after the colon and (in the case of object `for`) the
+///   expression after the `=>` are both evaluated once for each element of
+///   the source collection, in a local scope that defines the key and value
+///   variable names specified."
+/// - "In the case of tuple `for`, the single expression becomes an element,
+///   appending values to the tuple in visit order. In the case of object
+///   `for`, the pair of expressions is used as an attribute name and value
+///   respectively".
+/// - "it is an error if two input elements produce the same result from the
+///   attribute name expression [...] If the ellipsis symbol (`...`) appears
+///   immediately after the value expression, this activates the grouping
+///   mode in which each value in the resulting object is a _tuple_ of all of
+///   the values that were produced against each distinct key."
+/// - The `if` expression "must evaluate to a boolean value; if `true`, the
+///   element will be evaluated as normal, while if `false` the element will
+///   be skipped."
+/// - "If the collection value, element expression(s) or condition
+///   expression return unknown values that are otherwise type-valid, the
+///   result is a value of the dynamic pseudo-type": an element whose key,
+///   value or condition is unknown makes the whole result the dynamic
+///   value (hashicorp/hcl keeps an unknown value as an element).
+///   SPEC-GAP(spec-notes/gaps/for-unknown-results.md) Every element is
+///   still evaluated, so that errors are reported.
+///
+/// Spec: hclsyntax-spec.md § For Expressions
+pub(super) fn eval_for_expr<'a>(for_expr: &'a ForExpr, scope: &Scope<'a>) -> Evaluated<'a> {
+    let collection = eval(&for_expr.collection, scope)?;
+    let Some(elements) = elements(&collection, for_expr.collection.span())? else {
+        return Ok(Cow::Owned(dynamic_value()));
+    };
+    let mut unknown = false;
+    let mut tuple = Vec::new();
+    let mut object: BTreeMap<String, Value> = BTreeMap::new();
+    let mut groups: BTreeMap<String, Vec<Value>> = BTreeMap::new();
+    for (key, value) in &elements {
+        let child = Scope::Iteration {
+            parent: scope,
+            key: for_expr
+                .key_var
+                .as_ref()
+                .map(|k| (k.name.as_str(), key.as_ref())),
+            value: (for_expr.value_var.name.as_str(), value),
+        };
+        if let Some(condition) = &for_expr.condition {
+            let included = eval(condition, &child)?;
+            match predicate(&included, condition.span(), "'for' condition")? {
+                Some(true) => {}
+                Some(false) => continue,
+                None => {
+                    unknown = true;
+                    continue;
+                }
+            }
+        }
+        let Some(key_expression) = &for_expr.key else {
+            let element = eval(&for_expr.value, &child)?.into_owned();
+            unknown |= element.is_unknown();
+            tuple.push(element);
+            continue;
+        };
+        let key_value = eval(key_expression, &child)?;
+        let name = attribute_name(&key_value, key_expression.span())?;
+        let element = eval(&for_expr.value, &child)?.into_owned();
+        unknown |= element.is_unknown();
+        let Some(name) = name else {
+            unknown = true;
+            continue;
+        };
+        if for_expr.grouping {
+            groups.entry(name).or_default().push(element);
+            continue;
+        }
+        match object.entry(name) {
+            Entry::Vacant(vacant) => {
+                vacant.insert(element);
+            }
+            Entry::Occupied(occupied) => {
+                return Err(Problem::new(
+                    key_expression.span(),
+                    "Duplicate object key",
+                    format!(
+                        "Two elements produced the key {:?} in this 'for' expression. If duplicates are expected, use the ellipsis (...) after the value expression to group them by key.",
+                        occupied.key()
+                    ),
+                ))
+            }
+        }
+    }
+    let result = if unknown {
+        dynamic_value()
+    } else if for_expr.key.is_none() {
+        Value::Tuple(tuple)
+    } else if for_expr.grouping {
+        Value::Object(
+            groups
+                .into_iter()
+                .map(|(name, values)| (name, Value::Tuple(values)))
+                .collect(),
+        )
+    } else {
+        Value::Object(object)
+    };
+    Ok(Cow::Owned(result))
+}

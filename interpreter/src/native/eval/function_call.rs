@@ -1,0 +1,108 @@
+//! Function calls.
+//!
+//! Spec: hclsyntax-spec.md § Functions and Function Calls;
+//! spec.md § Functions and Function Calls
+//!
+//! The function table and the call semantics (arguments mapped to
+//! parameters, type checks, null and unknown arguments) are those of
+//! [`crate::functions`]; this module evaluates the arguments, expands a
+//! final `...` argument, and places the call's errors in the source.
+
+use super::{dynamic_value, eval, Evaluated, Scope};
+use crate::functions;
+use crate::native::ast::FunctionCall;
+use crate::native::Problem;
+use crate::value::Value;
+use std::borrow::Cow;
+
+/// Evaluates a function call.
+///
+/// - "The namespace of functions is distinct from the namespace of
+///   variables"; a name the function table does not have is an error.
+/// - "If the final argument expression is followed by the ellipsis symbol
+///   (`...`), the final argument expression must evaluate to either a list
+///   or tuple value. The elements of the value are each mapped to a single
+///   parameter". A set converts to a list (a safe conversion), so its
+///   elements are expanded in the set's order, as in hashicorp/hcl; a null
+///   is an error; an unknown list, set or tuple, or the dynamic value,
+///   whose number of elements is not known, makes the result the dynamic
+///   value. SPEC-GAP(spec-notes/gaps/expr-argument-expansion.md)
+///
+/// Spec: hclsyntax-spec.md § Functions and Function Calls
+pub(super) fn eval_function_call<'a>(call: &'a FunctionCall, scope: &Scope<'a>) -> Evaluated<'a> {
+    if !functions::exists(&call.name) {
+        return Err(Problem::new(
+            call.name_span,
+            "Call to unknown function",
+            format!("There is no function named {:?}.", call.name),
+        ));
+    }
+    let mut arguments = Vec::with_capacity(call.arguments.len());
+    for argument in &call.arguments {
+        arguments.push(eval(argument, scope)?.into_owned());
+    }
+    // The number of arguments written before the expanded one.
+    let mut written = arguments.len();
+    if call.expand_final {
+        let (Some(expanded), Some(expression)) = (arguments.pop(), call.arguments.last()) else {
+            return Err(Problem::new(
+                call.span,
+                "Internal error",
+                "an expanded call without arguments",
+            ));
+        };
+        written -= 1;
+        let invalid = |detail: &str| {
+            Problem::new(
+                expression.span(),
+                "Invalid expanding argument value",
+                detail.to_string(),
+            )
+        };
+        match expanded {
+            Value::List(_, elements) | Value::Set(_, elements) | Value::Tuple(elements) => {
+                arguments.extend(elements)
+            }
+            Value::Null(_) => {
+                return Err(invalid(
+                    "The expanding argument (indicated by ...) must not be null.",
+                ))
+            }
+            Value::Unknown(_) => return Ok(Cow::Owned(dynamic_value())),
+            _ => {
+                return Err(invalid(
+                    "The expanding argument (indicated by ...) must be a list, a set or a tuple.",
+                ))
+            }
+        }
+    }
+    functions::call(&call.name, &arguments)
+        .map(Cow::Owned)
+        .map_err(|error| {
+            let span = match error.argument {
+                Some(i) if i < written => call.arguments[i].start_span(),
+                Some(i) if call.expand_final && i < arguments.len() => {
+                    call.arguments[written].span()
+                }
+                // An argument that is missing.
+                Some(_) => call.close_paren_span,
+                // Too few arguments: where they are missing, as
+                // hashicorp/hcl reports it; another error of the whole
+                // call: the name and the opening parenthesis.
+                None if functions::lookup(&call.name)
+                    .is_some_and(|f| arguments.len() < f.parameters.len()) =>
+                {
+                    call.close_paren_span
+                }
+                None => call.open_span,
+            };
+            Problem::new(
+                span,
+                "Invalid function call",
+                format!(
+                    "Call to function {:?} failed: {}.",
+                    call.name, error.message
+                ),
+            )
+        })
+}

@@ -1,0 +1,134 @@
+//! The splat operators.
+//!
+//! Spec: hclsyntax-spec.md § Splat Operators
+//!
+//! Both operators evaluate the same way: the traversal after the `*`
+//! (`Splat::each`) is applied to every element. They differ only in which
+//! operators the parser puts in that traversal: `tuple.*.foo.bar[0]` "is
+//! approximately equivalent to `[for v in tuple: v.foo.bar][0]`", and
+//! `tuple[*].foo.bar[0]` to `[for v in tuple: v.foo.bar[0]]`.
+
+use super::{dynamic_value, eval, Evaluated, Scope};
+use crate::convert::convert;
+use crate::native::ast::Splat;
+use crate::native::Problem;
+use crate::types::Type;
+use crate::unify::unify;
+use crate::value::Value;
+use std::borrow::Cow;
+
+/// Applies the splat's traversal to one element.
+fn each<'a>(splat: &'a Splat, scope: &Scope<'a>, item: &Value) -> Result<Value, Problem> {
+    let child = Scope::SplatItem {
+        parent: scope,
+        item,
+    };
+    eval(&splat.each, &child).map(Cow::into_owned)
+}
+
+/// The type the traversal gives an element of type `ty`: the traversal
+/// applied to the unknown value of that type.
+fn each_type<'a>(splat: &'a Splat, scope: &Scope<'a>, ty: &Type) -> Result<Type, Problem> {
+    each(splat, scope, &Value::Unknown(ty.clone())).map(|v| v.ty())
+}
+
+/// Evaluates a splat operator.
+///
+/// - The traversal is applied to each element of a tuple, list or set, in
+///   order. A tuple gives a tuple; a list or a set gives a list (the spec
+///   says "approximately equivalent" to a `for` expression, which would
+///   give a tuple; the list is hashicorp/hcl's).
+///   SPEC-GAP(spec-notes/gaps/expr-splat-result-type.md)
+/// - "if a splat operator is applied to a value that is _not_ of tuple,
+///   list, or set type, the value is coerced automatically into a
+///   single-value list of the value type": `any_object.*.id` is
+///   `[any_object.id]`, a one-element tuple.
+/// - "If applied to a null value that is not tuple, list, or set, the result
+///   is always an empty tuple [...] It is illegal to apply a splat operator
+///   to a null value of tuple, list, or set type."
+/// - An unknown list, set or tuple gives an unknown result of the type the
+///   traversal gives its elements. An unknown value of another type could
+///   be null, so the number of elements is not known: the result is the
+///   dynamic value (after the traversal is checked against it).
+///
+/// Spec: hclsyntax-spec.md § Splat Operators
+pub(super) fn eval_splat<'a>(splat: &'a Splat, scope: &Scope<'a>) -> Evaluated<'a> {
+    let source = eval(&splat.source, scope)?;
+    let result = match &*source {
+        Value::Null(Type::List(_) | Type::Set(_) | Type::Tuple(_)) => {
+            return Err(Problem::new(
+                splat.source.span(),
+                "Splat of null value",
+                "Splat expressions (with the * symbol) cannot be applied to null sequences.",
+            ))
+        }
+        Value::Null(_) => Value::Tuple(Vec::new()),
+        Value::Unknown(Type::Dynamic) => dynamic_value(),
+        Value::List(ty, items) | Value::Set(ty, items) => {
+            let mut results = Vec::with_capacity(items.len());
+            for item in items {
+                results.push(each(splat, scope, item)?);
+            }
+            list_of(splat, scope, ty, results)?
+        }
+        Value::Tuple(items) => {
+            let mut results = Vec::with_capacity(items.len());
+            for item in items {
+                results.push(each(splat, scope, item)?);
+            }
+            Value::Tuple(results)
+        }
+        Value::Unknown(Type::List(ty) | Type::Set(ty)) => {
+            Value::Unknown(Type::list(each_type(splat, scope, ty)?))
+        }
+        Value::Unknown(Type::Tuple(types)) => {
+            let mut results = Vec::with_capacity(types.len());
+            for ty in types {
+                results.push(each_type(splat, scope, ty)?);
+            }
+            Value::Unknown(Type::Tuple(results))
+        }
+        Value::Unknown(_) => {
+            each(splat, scope, &source)?;
+            dynamic_value()
+        }
+        single => Value::Tuple(vec![each(splat, scope, single)?]),
+    };
+    Ok(Cow::Owned(result))
+}
+
+/// A list of the traversal's results over a list or set whose elements
+/// have type `element`: of their common type, unified if they differ; the
+/// type of an empty list is the one the traversal gives `element`.
+fn list_of<'a>(
+    splat: &'a Splat,
+    scope: &Scope<'a>,
+    element: &Type,
+    results: Vec<Value>,
+) -> Result<Value, Problem> {
+    let Some(first) = results.first() else {
+        return Ok(Value::List(each_type(splat, scope, element)?, Vec::new()));
+    };
+    let first = first.ty();
+    let types: Vec<Type> = results.iter().map(Value::ty).collect();
+    if types.iter().all(|ty| *ty == first) {
+        return Ok(Value::List(first, results));
+    }
+    let mismatch = |why: String| {
+        Problem::new(
+            splat.span,
+            "Inconsistent splat result types",
+            format!("The results of this splat expression do not share a type: {why}."),
+        )
+    };
+    let unified = unify(&types).map_err(|d| mismatch(d.summary))?;
+    let mut converted = Vec::with_capacity(results.len());
+    for result in &results {
+        converted.push(
+            convert(result, &unified)
+                .map_err(|d| mismatch(d.summary))?
+                .value,
+        );
+    }
+    Ok(Value::List(unified, converted))
+}

@@ -1,0 +1,126 @@
+//! Heredoc header mode and heredoc mode.
+//!
+//! Spec: 002_e701fb6c663d6b71.txt § Heredoc header mode, § Heredoc mode;
+//! hclsyntax-spec.md § Template Expressions
+//!
+//! ```ebnf
+//! trim marker = "-" ;
+//! identifier  = ID_Start , [ { ID_Continue | "-" } ] ;
+//! newline     = "\n" | "\r\n" ;
+//! ```
+//!
+//! > Heredoc header mode consumes the opening header to a heredoc. Any other
+//! > sequences are considered invalid. [...] When a newline is encountered,
+//! > the header is considered to have ended. If an identifier has been
+//! > cached, then the current mode is replaced with the **heredoc mode**
+//! > [...] If there is no cached identifier, then this will be considered a
+//! > syntax error by the parser and to prevent further confusion, the
+//! > current mode is popped.
+//!
+//! > The heredoc mode will read until the end of the file or the first
+//! > occurance of the `cached heredoc identifier` followed by a `newline`.
+//!
+//! Content lines keep their newline sequences, `\r\n` included.
+//! SPEC-GAP(spec-notes/gaps/lexical-heredoc-crlf.md)
+
+use super::identifier::identifier_len;
+use super::template_file::{text_step, TextMode};
+use super::{Invalid, Lexer, Mode, TokenKind};
+use crate::native::source::Span;
+
+/// Heredoc header mode, pushed by `<<` at the current position.
+///
+/// A header is `<<`, the optional trim marker, an identifier and a
+/// newline, with nothing in between: on success it is emitted as one
+/// [`TokenKind::HeredocOpen`] and heredoc mode is pushed. Otherwise the
+/// `<<` becomes an invalid token and the header mode is popped, so lexing
+/// goes on in the enclosing mode right after the `<<`.
+pub(super) fn header(lexer: &mut Lexer) {
+    let start = lexer.pos;
+    let flush = lexer.peek_byte(2) == Some(b'-');
+    let identifier_start = start + 2 + usize::from(flush);
+    let identifier = identifier_len(&lexer.source[identifier_start..])
+        .map(|len| Span::new(identifier_start, identifier_start + len));
+    let newline = identifier.and_then(|identifier| {
+        lexer.pos = identifier.end;
+        lexer.newline_len()
+    });
+    match (identifier, newline) {
+        (Some(identifier), Some(newline)) => {
+            lexer.pos = identifier.end + newline;
+            lexer.emit(TokenKind::HeredocOpen { flush }, start);
+            lexer.push(Mode::Heredoc { identifier, flush });
+        }
+        _ => {
+            lexer.pos = start;
+            lexer.emit_len(TokenKind::Invalid(Invalid::HeredocHeader), 2);
+        }
+    }
+}
+
+/// Emits the next token of heredoc mode.
+///
+/// At the start of each line the closing marker is looked for: the cached
+/// identifier followed by a newline, with nothing else on the line except,
+/// for a `<<-` heredoc, space characters before it. "The template
+/// expression ends when the given identifier subsequently appears again on
+/// a line of its own"; "[for `<<-`] The final closing marker may also have
+/// an arbitrary number of spaces preceding it on its line." So a `<<`
+/// marker must start its line, and an identifier followed by anything but a
+/// newline (trailing spaces, the end of the source) is content; the spaces
+/// before a `<<-` marker are those of the flush rule (Unicode White_Space,
+/// tabs included). hashicorp/hcl also accepts leading whitespace for `<<`
+/// and trailing whitespace for both.
+/// SPEC-GAP(spec-notes/gaps/template-heredoc-closing-marker.md)
+/// SPEC-GAP(spec-notes/gaps/lexical-heredoc-terminator.md)
+///
+/// The newline after the marker is left to the enclosing mode, where it
+/// ends the attribute as any newline does.
+pub(super) fn step(lexer: &mut Lexer, identifier: Span, flush: bool) {
+    if lexer.at_end() {
+        let start = lexer.pos;
+        lexer.emit(TokenKind::Eof, start);
+        return;
+    }
+    if lexer.pos > 0
+        && lexer.bytes[lexer.pos - 1] == b'\n'
+        && closing_marker(lexer, identifier, flush)
+    {
+        return;
+    }
+    text_step(lexer, TextMode::Heredoc);
+}
+
+/// Emits the closing marker if the current line is one, and pops heredoc
+/// mode.
+fn closing_marker(lexer: &mut Lexer, identifier: Span, flush: bool) -> bool {
+    let start = lexer.pos;
+    let name = &lexer.source[identifier.start..identifier.end];
+    let mut at = start;
+    if flush {
+        at += lexer.source[at..]
+            .chars()
+            .take_while(|&c| is_indentation(c))
+            .map(char::len_utf8)
+            .sum::<usize>();
+    }
+    if !lexer.source[at..].starts_with(name) {
+        return false;
+    }
+    let end = at + name.len();
+    lexer.pos = end;
+    if lexer.newline_len().is_none() {
+        lexer.pos = start;
+        return false;
+    }
+    lexer.emit(TokenKind::HeredocClose, start);
+    lexer.pop();
+    true
+}
+
+/// A space character of a heredoc's indentation: Unicode White_Space,
+/// except the line feed and carriage return of a newline sequence.
+/// SPEC-GAP(spec-notes/gaps/template-heredoc-flush-indentation.md)
+pub fn is_indentation(c: char) -> bool {
+    c.is_whitespace() && c != '\n' && c != '\r'
+}

@@ -1,0 +1,82 @@
+//! The characters of identifiers.
+//!
+//! Spec: hclsyntax-spec.md § Identifiers
+//!
+//! > Identifiers are interpreted as per UAX #31 Section 2. Specifically,
+//! > their syntax is defined in terms of the `ID_Start` and `ID_Continue`
+//! > character properties [...] `Identifier = ID_Start (ID_Continue | '-')*;`
+//!
+//! The `unicode-ident` crate provides `XID_Start` and `XID_Continue`, which
+//! are `ID_Start` and `ID_Continue` minus the few characters whose NFKC
+//! forms are not identifiers (UAX #31 § 5.1, "NFKC Modifications"). Those
+//! characters are added back here, so the sets are exactly `ID_Start` and
+//! `ID_Continue`.
+//!
+//! `_` is `ID_Continue` but not `ID_Start`; it may nevertheless start an
+//! identifier, read as the spec's "certain unambiguous punctuation tokens"
+//! (a common UAX #31 profile, and hashicorp/hcl's behavior).
+//! SPEC-GAP(spec-notes/gaps/lexical-identifier-underscore.md)
+
+/// Characters in `ID_Start` but not in `XID_Start`.
+const ID_START_NOT_XID: &[char] = &[
+    '\u{037A}', '\u{0E33}', '\u{0EB3}', '\u{309B}', '\u{309C}', '\u{FC5E}', '\u{FC5F}', '\u{FC60}',
+    '\u{FC61}', '\u{FC62}', '\u{FC63}', '\u{FDFA}', '\u{FDFB}', '\u{FE70}', '\u{FE72}', '\u{FE74}',
+    '\u{FE76}', '\u{FE78}', '\u{FE7A}', '\u{FE7C}', '\u{FE7E}', '\u{FF9E}', '\u{FF9F}',
+];
+
+/// Characters in `ID_Continue` but not in `XID_Continue`.
+const ID_CONTINUE_NOT_XID: &[char] = &[
+    '\u{037A}', '\u{309B}', '\u{309C}', '\u{FC5E}', '\u{FC5F}', '\u{FC60}', '\u{FC61}', '\u{FC62}',
+    '\u{FC63}', '\u{FDFA}', '\u{FDFB}', '\u{FE70}', '\u{FE72}', '\u{FE74}', '\u{FE76}', '\u{FE78}',
+    '\u{FE7A}', '\u{FE7C}', '\u{FE7E}',
+];
+
+/// Whether `c` has the Unicode property `ID_Start`.
+pub fn is_id_start(c: char) -> bool {
+    unicode_ident::is_xid_start(c) || ID_START_NOT_XID.contains(&c)
+}
+
+/// Whether `c` has the Unicode property `ID_Continue`.
+pub fn is_id_continue(c: char) -> bool {
+    unicode_ident::is_xid_continue(c) || ID_CONTINUE_NOT_XID.contains(&c)
+}
+
+/// The length in bytes of the identifier at the start of `text`, if one
+/// starts there: `(ID_Start | '_') (ID_Continue | '-')*`.
+pub(super) fn identifier_len(text: &str) -> Option<usize> {
+    let mut chars = text.char_indices();
+    let (_, first) = chars.next()?;
+    // SPEC-GAP(spec-notes/gaps/lexical-identifier-underscore.md)
+    if !(is_id_start(first) || first == '_') {
+        return None;
+    }
+    for (i, c) in chars {
+        let ascii_continue = c.is_ascii_alphanumeric() || c == '_' || c == '-';
+        if !(ascii_continue || (!c.is_ascii() && is_id_continue(c))) {
+            return Some(i);
+        }
+    }
+    Some(text.len())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn identifiers_allow_dashes_and_leading_underscores_but_not_leading_digits() {
+        assert_eq!(identifier_len("foo-bar baz"), Some(7));
+        assert_eq!(identifier_len("a_1-"), Some(4));
+        assert_eq!(identifier_len("_a"), Some(2));
+        assert_eq!(identifier_len("_"), Some(1));
+        assert_eq!(identifier_len("\u{B7}a"), None);
+        assert_eq!(identifier_len("1a"), None);
+        assert_eq!(identifier_len("-a"), None);
+        assert_eq!(identifier_len("été."), Some("été".len()));
+        // U+0E33 is ID_Start but not XID_Start.
+        assert_eq!(identifier_len("\u{0E33}x"), Some(4));
+        // A combining mark continues but does not start an identifier.
+        assert_eq!(identifier_len("e\u{301}"), Some(3));
+        assert_eq!(identifier_len("\u{301}"), None);
+    }
+}

@@ -1,0 +1,310 @@
+//! The lexer: source text to tokens, by modes pushed and popped on a stack.
+//!
+//! Spec: 002_e701fb6c663d6b71.txt § Lexical Analysis;
+//! hclsyntax-spec.md § Lexical Elements
+//!
+//! > Lexical analysis occurs using several lexer modes that are pushed and
+//! > popped on a stack. [...] The algorithm for retrieving the next token
+//! > shall consider the topmost mode on the stack.
+//!
+//! One module per mode:
+//! - `config_file`: config file mode, and template mode, which "extends
+//!   the config file mode" with `~}`;
+//! - `template_file`: template file mode, and the template text rule that
+//!   heredoc and quoted template modes share;
+//! - `heredoc`: heredoc header mode and heredoc mode;
+//! - `quoted_template`: quoted template mode and its escapes;
+//! - `comment`: the line comment and inline comment modes.
+//!
+//! The heredoc header and comment modes never push another mode, so each is
+//! pushed and popped within one step, as a function call.
+//!
+//! The lexer never fails: a character sequence no mode accepts becomes an
+//! [`TokenKind::Invalid`] token carrying the reason, which the parser
+//! reports when it reaches it. Tokens hold byte spans only; the whole pass
+//! is linear in the length of the source.
+
+mod comment;
+mod config_file;
+mod heredoc;
+mod identifier;
+mod quoted_template;
+mod template_file;
+
+pub use heredoc::is_indentation;
+pub use identifier::{is_id_continue, is_id_start};
+pub use quoted_template::decode_escape;
+
+use super::source::Span;
+
+/// The kinds of token.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TokenKind {
+    // Config file mode.
+    /// A newline sequence, or a line comment ("considered equivalent to a
+    /// newline sequence").
+    Newline,
+    Identifier,
+    NumberLit,
+    Plus,
+    Minus,
+    Star,
+    Slash,
+    Percent,
+    And,
+    Or,
+    Bang,
+    Equal,
+    NotEqual,
+    Less,
+    LessOrEqual,
+    Greater,
+    GreaterOrEqual,
+    Assign,
+    FatArrow,
+    OpenParen,
+    CloseParen,
+    OpenBracket,
+    CloseBracket,
+    /// `{`: "pushes a new config file mode".
+    OpenBrace,
+    /// `}`: "pops the current mode".
+    CloseBrace,
+    Question,
+    Colon,
+    Ellipsis,
+    Dot,
+    Comma,
+    /// `"`: "pushes the quoted template mode".
+    OpenQuote,
+    /// `<<IDENT` or `<<-IDENT` and its newline: the heredoc header, after
+    /// which heredoc mode is pushed.
+    HeredocOpen {
+        flush: bool,
+    },
+
+    // Template mode.
+    /// `~}`: "right brace with strip".
+    CloseBraceStrip,
+
+    // Template file, heredoc and quoted template modes.
+    /// `${` or `${~`: pushes template mode.
+    InterpolationStart {
+        strip: bool,
+    },
+    /// `%{` or `%{~`: pushes template mode.
+    DirectiveStart {
+        strip: bool,
+    },
+    /// Literal text, taken verbatim.
+    Text,
+    /// An escape: `$${`, `%%{`, or in quoted template mode a backslash
+    /// escape. Always well-formed (a malformed one is [`TokenKind::Invalid`]).
+    Escape,
+    /// The `"` that ends a quoted template.
+    CloseQuote,
+    /// The closing identifier of a heredoc (with its leading spaces).
+    HeredocClose,
+
+    /// A sequence no mode accepts, with the reason.
+    Invalid(Invalid),
+    /// The end of the source.
+    Eof,
+}
+
+/// Why a sequence of characters is no token. Each variant names an input
+/// that produces it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Invalid {
+    /// `$`, `&`, `~` outside a template sequence, U+FEFF...
+    Character,
+    /// `${ a ~ }`: a strip marker not followed by `}`.
+    StripMarker,
+    /// `1 << 2`, `<<EOT x`: a heredoc header that is not `<<`, an optional
+    /// `-`, an identifier and a newline.
+    HeredocHeader,
+    /// `/* ...` to the end of the input.
+    UnterminatedComment,
+    /// `"abc` followed by a newline.
+    NewlineInQuotedTemplate,
+    /// `"\q"`: a backslash before a character that selects no escape.
+    EscapeSelector,
+    /// `"\` followed by a newline or the end of the input.
+    MissingEscapeSelector,
+    /// `"\u12"`: fewer than four hexadecimal digits.
+    ShortUnicodeEscape,
+    /// `"\U1234"`: fewer than eight hexadecimal digits.
+    ShortLongUnicodeEscape,
+    /// `"\uD800"`: a surrogate, or a code beyond U+10FFFF.
+    NotACharacter,
+}
+
+impl Invalid {
+    pub fn summary(self) -> &'static str {
+        match self {
+            Invalid::Character | Invalid::StripMarker => "Invalid character",
+            Invalid::HeredocHeader => "Invalid heredoc header",
+            Invalid::UnterminatedComment => "Unterminated comment",
+            Invalid::NewlineInQuotedTemplate => "Invalid multi-line string",
+            _ => "Invalid escape sequence",
+        }
+    }
+
+    pub fn detail(self) -> &'static str {
+        match self {
+            Invalid::Character => "This character is not used within the language.",
+            Invalid::StripMarker => "A strip marker (\"~\") must be immediately followed by \"}\".",
+            Invalid::HeredocHeader => {
+                "\"<<\" or \"<<-\" must be followed by an identifier and a newline; there is no shift operator."
+            }
+            Invalid::UnterminatedComment => "There is no \"*/\" to close this comment.",
+            Invalid::NewlineInQuotedTemplate => {
+                "A quoted string cannot contain a newline: use the escape \"\\n\", or a heredoc."
+            }
+            Invalid::EscapeSelector => "This character does not select an escape sequence.",
+            Invalid::MissingEscapeSelector => {
+                "A backslash must be followed by an escape sequence selector."
+            }
+            Invalid::ShortUnicodeEscape => {
+                "The \\u escape sequence must be followed by four hexadecimal digits."
+            }
+            Invalid::ShortLongUnicodeEscape => {
+                "The \\U escape sequence must be followed by eight hexadecimal digits."
+            }
+            Invalid::NotACharacter => "The escape sequence does not name a Unicode character.",
+        }
+    }
+}
+
+/// A token: its kind and where it is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Token {
+    pub kind: TokenKind,
+    pub span: Span,
+}
+
+/// The lexer modes that stay on the stack across tokens.
+///
+/// Spec: 002_e701fb6c663d6b71.txt § Lexical Analysis
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Mode {
+    ConfigFile,
+    /// Inside `${ ... }` or `%{ ... }`.
+    Template,
+    TemplateFile,
+    QuotedTemplate,
+    /// Heredoc mode, "given the cached identifier".
+    Heredoc {
+        identifier: Span,
+        flush: bool,
+    },
+}
+
+/// The mode at the bottom of the stack.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StartMode {
+    /// A configuration file or a standalone expression.
+    ConfigFile,
+    /// A standalone template.
+    TemplateFile,
+}
+
+/// The lexer's state: the source, the position, the mode stack and the
+/// tokens so far.
+struct Lexer<'s> {
+    source: &'s str,
+    bytes: &'s [u8],
+    pos: usize,
+    modes: Vec<Mode>,
+    tokens: Vec<Token>,
+}
+
+/// Splits a source text into tokens, the last of which is
+/// [`TokenKind::Eof`].
+pub fn lex(source: &str, start: StartMode) -> Vec<Token> {
+    let bottom = match start {
+        StartMode::ConfigFile => Mode::ConfigFile,
+        StartMode::TemplateFile => Mode::TemplateFile,
+    };
+    let mut lexer = Lexer {
+        source,
+        bytes: source.as_bytes(),
+        pos: 0,
+        modes: vec![bottom],
+        tokens: Vec::with_capacity(source.len() / 3 + 16),
+    };
+    loop {
+        let before = lexer.tokens.len();
+        match lexer.mode() {
+            Mode::ConfigFile => config_file::step(&mut lexer, false),
+            Mode::Template => config_file::step(&mut lexer, true),
+            Mode::TemplateFile => template_file::step(&mut lexer),
+            Mode::QuotedTemplate => quoted_template::step(&mut lexer),
+            Mode::Heredoc { identifier, flush } => heredoc::step(&mut lexer, identifier, flush),
+        }
+        debug_assert!(lexer.tokens.len() > before, "every step emits a token");
+        if lexer.tokens.last().map(|t| t.kind) == Some(TokenKind::Eof) {
+            break;
+        }
+    }
+    lexer.tokens
+}
+
+impl<'s> Lexer<'s> {
+    /// "The algorithm for retrieving the next token shall consider the
+    /// topmost mode on the stack."
+    fn mode(&self) -> Mode {
+        *self.modes.last().expect("the bottom mode is never popped")
+    }
+
+    fn push(&mut self, mode: Mode) {
+        self.modes.push(mode);
+    }
+
+    /// Pops the current mode; the bottom mode stays.
+    fn pop(&mut self) {
+        if self.modes.len() > 1 {
+            self.modes.pop();
+        }
+    }
+
+    /// Emits a token from `start` to the current position.
+    fn emit(&mut self, kind: TokenKind, start: usize) {
+        self.tokens.push(Token {
+            kind,
+            span: Span::new(start, self.pos),
+        });
+    }
+
+    /// Consumes `len` bytes and emits them as one token.
+    fn emit_len(&mut self, kind: TokenKind, len: usize) {
+        let start = self.pos;
+        self.pos += len;
+        self.emit(kind, start);
+    }
+
+    fn rest(&self) -> &'s str {
+        &self.source[self.pos..]
+    }
+
+    fn peek_byte(&self, offset: usize) -> Option<u8> {
+        self.bytes.get(self.pos + offset).copied()
+    }
+
+    fn at_end(&self) -> bool {
+        self.pos >= self.bytes.len()
+    }
+
+    /// The length of the newline sequence at the current position, if any:
+    /// `newline = "\n" | "\r\n"`.
+    fn newline_len(&self) -> Option<usize> {
+        match (self.peek_byte(0), self.peek_byte(1)) {
+            (Some(b'\n'), _) => Some(1),
+            (Some(b'\r'), Some(b'\n')) => Some(2),
+            _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,125 @@
+//! Quoted template mode.
+//!
+//! Spec: 002_e701fb6c663d6b71.txt § Quoted template mode;
+//! hclsyntax-spec.md § Template Expressions
+//!
+//! ```ebnf
+//! newline                        = "\n" | "\r\n" ;
+//! text = { escape | any other character - newline } ;
+//!
+//! escape = "$${"
+//!        | "%%{"
+//!        | '\\"'
+//!        | "\\\\"
+//!        | "\\r"
+//!        | "\\n"
+//!        | "\\t"
+//!        | "\\u" , hex , hex , hex , hex
+//!        | "\\U" , hex , hex , hex , hex , hex , hex , hex , hex
+//!        ;
+//! ```
+//!
+//! > Any `newline` token is an error and will result in the string being
+//! > popped.
+//!
+//! The closing `"` pops the mode too (the seed leaves it implicit).
+//! A lone carriage return is text; a backslash must start one of the
+//! listed escapes. SPEC-GAP(spec-notes/gaps/lexical-quoted-template-text.md)
+//! SPEC-GAP(spec-notes/gaps/template-quoted-carriage-return.md)
+//! SPEC-GAP(spec-notes/gaps/template-invalid-escapes.md)
+
+use super::template_file::{text_step, TextMode};
+use super::{Invalid, Lexer, TokenKind};
+
+/// Emits the next token of quoted template mode.
+pub(super) fn step(lexer: &mut Lexer) {
+    if lexer.at_end() {
+        let start = lexer.pos;
+        lexer.emit(TokenKind::Eof, start);
+        return;
+    }
+    if lexer.peek_byte(0) == Some(b'"') {
+        lexer.emit_len(TokenKind::CloseQuote, 1);
+        lexer.pop();
+        return;
+    }
+    if let Some(len) = lexer.newline_len() {
+        lexer.emit_len(TokenKind::Invalid(Invalid::NewlineInQuotedTemplate), len);
+        lexer.pop();
+        return;
+    }
+    if lexer.peek_byte(0) == Some(b'\\') {
+        backslash_escape(lexer);
+        return;
+    }
+    text_step(lexer, TextMode::Quoted);
+}
+
+/// Reads a backslash escape: an [`TokenKind::Escape`] when well formed,
+/// otherwise an [`TokenKind::Invalid`] covering the backslash and what
+/// follows it.
+///
+/// `\uNNNN` "translates to a basic multilingual plane hexadecimal character
+/// code" and `\UNNNNNNNN` to "a supplimentary plane hexadecimal character
+/// code": a code that is no Unicode scalar value (a surrogate, or beyond
+/// U+10FFFF) is invalid.
+fn backslash_escape(lexer: &mut Lexer) {
+    let rest = lexer.rest();
+    let selector = rest[1..].chars().next();
+    let invalid = |lexer: &mut Lexer, reason, len| lexer.emit_len(TokenKind::Invalid(reason), len);
+    match selector {
+        Some('n' | 'r' | 't' | '"' | '\\') => lexer.emit_len(TokenKind::Escape, 2),
+        Some(c @ ('u' | 'U')) => {
+            let digits = if c == 'u' { 4 } else { 8 };
+            let hex = rest[2..]
+                .bytes()
+                .take(digits)
+                .take_while(u8::is_ascii_hexdigit)
+                .count();
+            if hex < digits {
+                let reason = if c == 'u' {
+                    Invalid::ShortUnicodeEscape
+                } else {
+                    Invalid::ShortLongUnicodeEscape
+                };
+                return invalid(lexer, reason, 2 + hex);
+            }
+            let code = u32::from_str_radix(&rest[2..2 + digits], 16).ok();
+            if code.and_then(char::from_u32).is_some() {
+                lexer.emit_len(TokenKind::Escape, 2 + digits);
+            } else {
+                invalid(lexer, Invalid::NotACharacter, 2 + digits);
+            }
+        }
+        Some('\n' | '\r') | None => invalid(lexer, Invalid::MissingEscapeSelector, 1),
+        Some(c) => invalid(lexer, Invalid::EscapeSelector, 1 + c.len_utf8()),
+    }
+}
+
+/// The character an escape token stands for, or the two-character
+/// sequence of `$${` and `%%{`.
+///
+/// - `\\r` translates to an ASCII carriage return `\r`.
+/// - `\\n` translates to an ASCII line feed `\n`.
+/// - `\\t` translates to an ASCII horizontal tab `\t`.
+/// - `\\"` translates to a double quote literal `"`.
+/// - `\\\\` translates to a backslash `\`.
+/// - `$${` will result in a literal `${`; `%%{` in a literal `%{`.
+///
+/// Spec: 002_e701fb6c663d6b71.txt § Quoted template mode
+pub fn decode_escape(escape: &str, out: &mut String) {
+    match escape.as_bytes() {
+        [b'\\', b'n'] => out.push('\n'),
+        [b'\\', b'r'] => out.push('\r'),
+        [b'\\', b't'] => out.push('\t'),
+        [b'\\', b'"'] => out.push('"'),
+        [b'\\', b'\\'] => out.push('\\'),
+        [b'\\', b'u' | b'U', ..] => {
+            let code = u32::from_str_radix(&escape[2..], 16).ok();
+            out.push(code.and_then(char::from_u32).unwrap_or('\u{FFFD}'));
+        }
+        [b'$', b'$', b'{'] => out.push_str("${"),
+        [b'%', b'%', b'{'] => out.push_str("%{"),
+        _ => out.push_str(escape),
+    }
+}

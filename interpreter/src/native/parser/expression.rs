@@ -1,0 +1,355 @@
+//! Expressions: the conditional operator, operations, and the postfix
+//! index, attribute access and splat operators.
+//!
+//! Spec: hclsyntax-spec.md § Expressions, § Operations, § Conditional Operator,
+//! § Index Operator, § Attribute Access Operator, § Splat Operators
+//!
+//! The grammar of operations (`binaryOp = ExprTerm binaryOperator
+//! ExprTerm`, `unaryOp = ("-" | "!") ExprTerm`) cannot be read literally:
+//! it would reject `a + b + c`, which the prose gives as an example of
+//! left-to-right associativity. It is read as a precedence grammar: an
+//! operand of a binary operator is a unary operation or a term, and the
+//! operand of a unary operator is a unary operation or a term, so `1 + -2`
+//! and `!!a` are operations, as in hashicorp/hcl.
+//! SPEC-GAP(spec-notes/gaps/ops-operator-grammar.md)
+
+use super::term::parse_term;
+use super::Parser;
+use crate::native::ast::{
+    BinaryOperation, BinaryOperator, Conditional, Expression, GetAttr, Index, Literal, Splat,
+    SplatKind, UnaryOperation, UnaryOperator,
+};
+use crate::native::lexer::TokenKind;
+use crate::native::source::Span;
+use crate::native::Problem;
+use crate::number::Number;
+use crate::value::Value;
+
+/// Parses an expression: a conditional, or the operation or term that
+/// would be its predicate.
+///
+/// ```ebnf
+/// Expression = (
+///     ExprTerm |
+///     Operation |
+///     Conditional
+/// );
+/// Conditional = Expression "?" Expression ":" Expression;
+/// ```
+///
+/// The predicate is an operation or a term; the two results are whole
+/// expressions, so `a ? b : c ? d : e` is `a ? b : (c ? d : e)`.
+///
+/// Spec: hclsyntax-spec.md § Expressions, § Conditional Operator
+pub(crate) fn parse_expression(p: &mut Parser) -> Result<Expression, Problem> {
+    let start = p.peek().span;
+    p.enter(start)?;
+    let predicate = parse_binary(p, 1)?;
+    if p.peek().kind != TokenKind::Question {
+        p.leave(1);
+        return Ok(predicate);
+    }
+    p.next();
+    let true_result = parse_expression(p)?;
+    p.expect(
+        TokenKind::Colon,
+        "Missing false expression in conditional",
+        "The conditional operator (...?...:...) requires a false expression, delimited by a colon.",
+    )?;
+    let false_result = parse_expression(p)?;
+    p.leave(1);
+    let span = predicate.span().to(false_result.span());
+    Ok(Expression::Conditional(Box::new(Conditional {
+        predicate,
+        true_result,
+        false_result,
+        span,
+    })))
+}
+
+/// The binary operator a token denotes.
+fn binary_operator(kind: TokenKind) -> Option<BinaryOperator> {
+    use BinaryOperator::*;
+    Some(match kind {
+        TokenKind::Equal => Equal,
+        TokenKind::NotEqual => NotEqual,
+        TokenKind::Less => Less,
+        TokenKind::Greater => Greater,
+        TokenKind::LessOrEqual => LessOrEqual,
+        TokenKind::GreaterOrEqual => GreaterOrEqual,
+        TokenKind::Plus => Add,
+        TokenKind::Minus => Subtract,
+        TokenKind::Star => Multiply,
+        TokenKind::Slash => Divide,
+        TokenKind::Percent => Modulo,
+        TokenKind::And => And,
+        TokenKind::Or => Or,
+        _ => return None,
+    })
+}
+
+/// Parses operations whose operators are at `min_level` or above.
+///
+/// ```ebnf
+/// binaryOp = ExprTerm binaryOperator ExprTerm;
+/// ```
+///
+/// "Higher values of "level" bind tighter. Operators within the same
+/// precedence level have left-to-right associativity": operators are
+/// consumed in a loop, each right operand holding only tighter operators,
+/// so `x / y * z` is `(x / y) * z`.
+///
+/// Each link of the left-deep chain is a level of nesting for the
+/// evaluator, so it counts against the depth limit.
+///
+/// Spec: hclsyntax-spec.md § Operations
+fn parse_binary(p: &mut Parser, min_level: u8) -> Result<Expression, Problem> {
+    let mut left = parse_unary(p)?;
+    let mut links = 0;
+    loop {
+        let token = p.peek();
+        let Some(operator) = binary_operator(token.kind) else {
+            break;
+        };
+        if operator.level() < min_level {
+            break;
+        }
+        p.next();
+        p.enter(token.span)?;
+        links += 1;
+        let right = parse_binary(p, operator.level() + 1)?;
+        let span = left.span().to(right.span());
+        left = Expression::Binary(Box::new(BinaryOperation {
+            operator,
+            left,
+            right,
+            span,
+        }));
+    }
+    p.leave(links);
+    Ok(left)
+}
+
+/// Parses a unary operation, or a term with its postfix operators.
+///
+/// ```ebnf
+/// unaryOp = ("-" | "!") ExprTerm;
+/// ```
+///
+/// "The unary operators have the highest precedence": `-a.b` is `-(a.b)`
+/// and `-1 + 2` is `(-1) + 2`.
+///
+/// Spec: hclsyntax-spec.md § Operations
+fn parse_unary(p: &mut Parser) -> Result<Expression, Problem> {
+    let token = p.peek();
+    let operator = match token.kind {
+        TokenKind::Minus => UnaryOperator::Negate,
+        TokenKind::Bang => UnaryOperator::Not,
+        _ => return parse_postfix(p),
+    };
+    p.next();
+    p.enter(token.span)?;
+    let operand = parse_unary(p)?;
+    p.leave(1);
+    let span = token.span.to(operand.span());
+    Ok(Expression::Unary(Box::new(UnaryOperation {
+        operator,
+        operand,
+        span,
+    })))
+}
+
+/// Parses a term and the postfix operators that follow it.
+///
+/// ```ebnf
+/// ExprTerm = ... | ExprTerm Index | ExprTerm GetAttr | ExprTerm Splat | ...;
+/// Splat = attrSplat | fullSplat;
+/// attrSplat = "." "*" GetAttr*;
+/// fullSplat = "[" "*" "]" (GetAttr | Index)*;
+/// ```
+///
+/// A splat takes the attribute accesses (and, for the full splat, the
+/// indexes) that follow it as the traversal applied to each element;
+/// anything after that applies to the splat's result. So `a.*.b[0]` is
+/// `(a.*.b)[0]`, `a.*.b.0` is `(a.*.b).0` (the legacy index is an index,
+/// not an attribute access), and `a[*].b[*].c` is `(a[*].b)[*].c`: a
+/// splat is not part of another splat's traversal, where hashicorp/hcl
+/// nests it. SPEC-GAP(spec-notes/gaps/expr-splat-traversal-extent.md)
+///
+/// Spec: hclsyntax-spec.md § Expression Terms, § Splat Operators
+fn parse_postfix(p: &mut Parser) -> Result<Expression, Problem> {
+    let mut expression = parse_term(p)?;
+    let mut links = 0;
+    loop {
+        let token = p.peek();
+        let second = p.peek_second();
+        let splat = match (token.kind, second.kind) {
+            (TokenKind::Dot, TokenKind::Star) => Some(SplatKind::AttributeOnly),
+            (TokenKind::OpenBracket, TokenKind::Star) => Some(SplatKind::Full),
+            (TokenKind::Dot | TokenKind::OpenBracket, _) => None,
+            _ => break,
+        };
+        p.enter(token.span)?;
+        links += 1;
+        expression = match splat {
+            Some(kind) => parse_splat(p, expression, kind, &mut links)?,
+            None => parse_traversal_step(p, expression)?,
+        };
+    }
+    p.leave(links);
+    Ok(expression)
+}
+
+/// Parses one index, legacy index or attribute access applied to
+/// `operand`.
+fn parse_traversal_step(p: &mut Parser, operand: Expression) -> Result<Expression, Problem> {
+    if p.peek().kind == TokenKind::OpenBracket {
+        parse_index(p, operand)
+    } else {
+        parse_dot(p, operand)
+    }
+}
+
+/// Parses a splat operator and the traversal it applies to each element.
+///
+/// Spec: hclsyntax-spec.md § Splat Operators
+fn parse_splat(
+    p: &mut Parser,
+    source: Expression,
+    kind: SplatKind,
+    links: &mut usize,
+) -> Result<Expression, Problem> {
+    let open = p.next();
+    p.next(); // `*`
+    let marker_span = match kind {
+        SplatKind::AttributeOnly => open.span.to(p.tokens[p.position - 1].span),
+        SplatKind::Full => {
+            let close = p.expect(
+                TokenKind::CloseBracket,
+                "Missing close bracket on splat index",
+                "The star for a full splat operator must be immediately followed by a closing bracket (\"]\").",
+            )?;
+            open.span.to(close.span)
+        }
+    };
+    let mut each = Expression::SplatItem(marker_span);
+    loop {
+        let token = p.peek();
+        let second = p.peek_second();
+        let continues = match (token.kind, second.kind) {
+            (TokenKind::Dot, TokenKind::Identifier) => true,
+            (TokenKind::Dot, TokenKind::NumberLit) => kind == SplatKind::Full,
+            (TokenKind::OpenBracket, TokenKind::Star) => false,
+            (TokenKind::OpenBracket, _) => kind == SplatKind::Full,
+            _ => false,
+        };
+        if !continues {
+            break;
+        }
+        p.enter(token.span)?;
+        *links += 1;
+        each = parse_traversal_step(p, each)?;
+    }
+    let span = Span::new(source.span().start, marker_span.end.max(each.span().end));
+    Ok(Expression::Splat(Box::new(Splat {
+        kind,
+        source,
+        each,
+        marker_span,
+        span,
+    })))
+}
+
+/// Parses `[ key ]` applied to `collection`.
+///
+/// ```ebnf
+/// Index = "[" Expression "]";
+/// ```
+///
+/// "Within the brackets that delimit the index key, newline sequences are
+/// ignored as whitespace."
+///
+/// Spec: hclsyntax-spec.md § Index Operator
+fn parse_index(p: &mut Parser, collection: Expression) -> Result<Expression, Problem> {
+    let open = p.next();
+    let saved = p.skip_newlines();
+    let key = parse_expression(p)?;
+    let close = p.expect(
+        TokenKind::CloseBracket,
+        "Missing close bracket on index",
+        "The index operator must end with a closing bracket (\"]\").",
+    )?;
+    p.restore_newlines(saved);
+    let operator_span = open.span.to(close.span);
+    let span = collection.span().to(close.span);
+    Ok(Expression::Index(Box::new(Index {
+        collection,
+        key,
+        legacy: false,
+        operator_span,
+        span,
+    })))
+}
+
+/// Parses `.name` or the legacy index `.0` applied to `operand`.
+///
+/// ```ebnf
+/// GetAttr = "." Identifier;
+/// LegacyIndex = '.' digit+
+/// ```
+///
+/// "The legacy syntax does not support chaining of index operations, like
+/// `foo.0.0.bar`, because the interpretation of `0.0` as a number literal
+/// token takes priority and thus renders the resulting sequence invalid."
+/// A literal with a fraction or an exponent is no `digit+`, so it is an
+/// error too (hashicorp/hcl reads `.1e1` as index 10).
+/// SPEC-GAP(spec-notes/gaps/expr-legacy-index-digits.md)
+///
+/// Spec: hclsyntax-spec.md § Attribute Access Operator, § Index Operator
+fn parse_dot(p: &mut Parser, operand: Expression) -> Result<Expression, Problem> {
+    let dot = p.next();
+    let token = p.peek();
+    match token.kind {
+        TokenKind::Identifier => {
+            p.next();
+            let operator_span = dot.span.to(token.span);
+            let span = operand.span().to(token.span);
+            Ok(Expression::GetAttr(Box::new(GetAttr {
+                object: operand,
+                name: p.text(token).to_string(),
+                operator_span,
+                span,
+            })))
+        }
+        TokenKind::NumberLit => {
+            p.next();
+            let digits = p.text(token);
+            if !digits.bytes().all(|b| b.is_ascii_digit()) {
+                return Err(Problem::new(
+                    token.span,
+                    "Invalid legacy index syntax",
+                    "A legacy index (\".0\") is a sequence of digits; chaining two of them is not permitted. Use the index syntax instead, like [0][1].",
+                ));
+            }
+            let value = Number::parse_decimal(digits, false)
+                .map_err(|e| Problem::new(token.span, "Invalid number literal", e.to_string()))?;
+            let operator_span = dot.span.to(token.span);
+            let span = operand.span().to(token.span);
+            Ok(Expression::Index(Box::new(Index {
+                collection: operand,
+                key: Expression::Literal(Box::new(Literal {
+                    value: Value::Number(value),
+                    span: token.span,
+                })),
+                legacy: true,
+                operator_span,
+                span,
+            })))
+        }
+        _ => Err(p.unexpected(
+            token,
+            "Invalid attribute name",
+            "An attribute name is required after a dot.",
+        )),
+    }
+}

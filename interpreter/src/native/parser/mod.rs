@@ -1,0 +1,236 @@
+//! The parser: tokens to a syntax tree.
+//!
+//! Spec: hclsyntax-spec.md § Structural Elements, § Expressions, § Templates
+//!
+//! A recursive-descent parser over the token vector of [`super::lexer`]:
+//! - [`structure`]: configuration files, bodies, attributes and blocks;
+//! - [`expression`]: the conditional and binary operators, unary operators,
+//!   and the postfix index, attribute access and splat operators;
+//! - [`term`]: the other expression terms: literals, collection values,
+//!   variables, function calls, `for` expressions, parentheses;
+//! - [`template`]: templates (quoted, heredoc and template files) with strip
+//!   markers and the flush heredoc rule.
+//!
+//! The parser stops at the first error. Newlines are significant only
+//! where the structural language ends an attribute or a block with one;
+//! "between the open and closing delimiters" of parentheses, brackets,
+//! braces, and inside template sequences, they are skipped.
+//!
+//! Recursion is bounded: every nested expression, body and template
+//! directive, and every link of a left-associative chain of operators,
+//! counts one level of [`Parser::depth`], and input nested deeper than the
+//! limit is a parse error.
+
+mod expression;
+mod structure;
+mod template;
+mod term;
+
+use super::ast::{ConfigFile, Expression, Template};
+use super::lexer::{lex, Invalid, StartMode, Token, TokenKind};
+use super::source::Span;
+use super::Problem;
+
+/// What a parse produced, and the deepest nesting it reached.
+pub(crate) struct ParseOutput<T> {
+    pub tree: T,
+    pub depth: usize,
+}
+
+/// Parses a configuration file.
+///
+/// Spec: hclsyntax-spec.md § Configuration Files
+pub(crate) fn parse_config_file(
+    source: &str,
+    depth_limit: usize,
+) -> Result<ParseOutput<ConfigFile>, Problem> {
+    let mut parser = Parser::new(source, StartMode::ConfigFile, depth_limit);
+    let tree = structure::parse_config_file(&mut parser)?;
+    Ok(parser.output(tree))
+}
+
+/// Parses a whole source text as one expression. Newlines are skipped
+/// everywhere, as between delimiters.
+///
+/// Spec: hclsyntax-spec.md § Expressions
+pub(crate) fn parse_expression_source(
+    source: &str,
+    depth_limit: usize,
+) -> Result<ParseOutput<Expression>, Problem> {
+    let mut parser = Parser::new(source, StartMode::ConfigFile, depth_limit);
+    parser.newlines_significant = false;
+    let tree = expression::parse_expression(&mut parser)?;
+    let next = parser.peek();
+    if next.kind != TokenKind::Eof {
+        return Err(parser.unexpected(
+            next,
+            "Extra characters after expression",
+            "An expression was successfully parsed, but extra characters were found after it.",
+        ));
+    }
+    Ok(parser.output(tree))
+}
+
+/// Parses a whole source text as a template, in template file mode.
+///
+/// Spec: hclsyntax-spec.md § Templates
+pub(crate) fn parse_template_source(
+    source: &str,
+    depth_limit: usize,
+) -> Result<ParseOutput<Template>, Problem> {
+    let mut parser = Parser::new(source, StartMode::TemplateFile, depth_limit);
+    let tree = template::parse_template_file(&mut parser)?;
+    Ok(parser.output(tree))
+}
+
+/// The parser's state.
+pub(crate) struct Parser<'s> {
+    source: &'s str,
+    tokens: Vec<Token>,
+    /// The index of the next token.
+    position: usize,
+    /// Whether [`TokenKind::Newline`] tokens are seen (or skipped).
+    newlines_significant: bool,
+    /// The current nesting depth.
+    depth: usize,
+    /// The deepest nesting so far.
+    max_depth: usize,
+    depth_limit: usize,
+}
+
+impl<'s> Parser<'s> {
+    fn new(source: &'s str, start: StartMode, depth_limit: usize) -> Parser<'s> {
+        Parser {
+            source,
+            tokens: lex(source, start),
+            position: 0,
+            newlines_significant: true,
+            depth: 0,
+            max_depth: 0,
+            depth_limit,
+        }
+    }
+
+    fn output<T>(&self, tree: T) -> ParseOutput<T> {
+        ParseOutput {
+            tree,
+            depth: self.max_depth,
+        }
+    }
+
+    /// The next token, skipping newlines where they are not significant.
+    fn peek(&mut self) -> Token {
+        if !self.newlines_significant {
+            while self.tokens[self.position].kind == TokenKind::Newline {
+                self.position += 1;
+            }
+        }
+        self.tokens[self.position]
+    }
+
+    /// The token after the next one (newlines skipped as by `peek`).
+    fn peek_second(&mut self) -> Token {
+        self.peek();
+        let mut at = self.position;
+        if self.tokens[at].kind != TokenKind::Eof {
+            at += 1;
+        }
+        if !self.newlines_significant {
+            while self.tokens[at].kind == TokenKind::Newline {
+                at += 1;
+            }
+        }
+        self.tokens[at]
+    }
+
+    /// Consumes and returns the next token. The end of the source is never
+    /// consumed.
+    fn next(&mut self) -> Token {
+        let token = self.peek();
+        if token.kind != TokenKind::Eof {
+            self.position += 1;
+        }
+        token
+    }
+
+    /// The source text of a token.
+    fn text(&self, token: Token) -> &'s str {
+        &self.source[token.span.start..token.span.end]
+    }
+
+    /// Whether the next token is the identifier `keyword`.
+    fn at_keyword(&mut self, keyword: &str) -> bool {
+        let token = self.peek();
+        token.kind == TokenKind::Identifier && self.text(token) == keyword
+    }
+
+    /// Makes newlines insignificant, as between delimiters, and returns the
+    /// previous setting for [`Parser::restore_newlines`]. (After an error
+    /// the parser stops, so error paths need not restore it.)
+    fn skip_newlines(&mut self) -> bool {
+        std::mem::replace(&mut self.newlines_significant, false)
+    }
+
+    fn restore_newlines(&mut self, saved: bool) {
+        self.newlines_significant = saved;
+    }
+
+    /// Enters one level of nesting; an error past the limit.
+    fn enter(&mut self, span: Span) -> Result<(), Problem> {
+        self.enter_levels(1, span)
+    }
+
+    /// Enters `levels` levels of nesting at once.
+    fn enter_levels(&mut self, levels: usize, span: Span) -> Result<(), Problem> {
+        self.depth += levels;
+        self.max_depth = self.max_depth.max(self.depth);
+        if self.depth > self.depth_limit {
+            return Err(Problem::new(
+                span,
+                "Nesting too deep",
+                format!(
+                    "This input is nested more than {} levels deep, the limit of this implementation.",
+                    self.depth_limit
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    fn leave(&mut self, levels: usize) {
+        self.depth -= levels;
+    }
+
+    /// An error at an unexpected token. An invalid token reports why it is
+    /// invalid instead, and the end of the source says so.
+    fn unexpected(&self, token: Token, summary: &str, detail: &str) -> Problem {
+        match token.kind {
+            // A bad heredoc header is reported at its first `<`, as
+            // hashicorp/hcl places it.
+            TokenKind::Invalid(invalid @ Invalid::HeredocHeader) => Problem::new(
+                Span::new(token.span.start, token.span.start + 1),
+                invalid.summary(),
+                invalid.detail(),
+            ),
+            TokenKind::Invalid(invalid) => {
+                Problem::new(token.span, invalid.summary(), invalid.detail())
+            }
+            TokenKind::Eof => Problem::new(
+                token.span,
+                summary,
+                format!("{detail} The end of the input was found instead."),
+            ),
+            _ => Problem::new(token.span, summary, detail),
+        }
+    }
+
+    /// Consumes a token of `kind`, or reports an error.
+    fn expect(&mut self, kind: TokenKind, summary: &str, detail: &str) -> Result<Token, Problem> {
+        let token = self.peek();
+        if token.kind == kind {
+            Ok(self.next())
+        } else {
+            Err(self.unexpected(token, summary, detail))
+        }
+    }
+}

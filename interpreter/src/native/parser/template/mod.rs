@@ -1,0 +1,273 @@
+//! Templates: quoted templates, heredocs and template files.
+//!
+//! Spec: hclsyntax-spec.md § Templates, § Template Expressions,
+//! § Template Literals
+//!
+//! A template is read in four steps:
+//! 1. its tokens become a flat list of [`Item`]s: literals (adjacent text
+//!    and escapes merged), interpolations, and directive markers (`if`,
+//!    `else`, `endif`, `for`, `endfor`), each with its strip markers;
+//! 2. for a `<<-` heredoc, the flush rule trims the line-leading literals
+//!    ([`flush_heredoc`]);
+//! 3. strip markers trim the literals next to them ([`apply_strip_markers`]);
+//! 4. directive markers are matched into nested `if` and `for` directives,
+//!    with an explicit stack ([`build_template`]).
+//!
+//! [`directive`] holds the directives (§ Template If Directive, § Template
+//! For Directive), [`literal`] the literal text's strip markers and flush
+//! rule (§ Template Literals, § Template Expressions).
+
+mod directive;
+mod literal;
+
+use directive::{build_template, parse_directive};
+use literal::{apply_strip_markers, flush_heredoc};
+
+use super::expression::parse_expression;
+use super::Parser;
+use crate::native::ast::{Expression, Identifier, Interpolation, Template};
+use crate::native::lexer::{decode_escape, Token, TokenKind};
+use crate::native::source::Span;
+use crate::native::Problem;
+
+/// The strip markers of a sequence: `~` after its opening `{` strips the
+/// literal before it, `~` before its closing `}` the literal after it.
+#[derive(Clone, Copy, Default)]
+struct Strip {
+    before: bool,
+    after: bool,
+}
+
+/// A template element before directives are matched.
+enum Item {
+    Literal {
+        text: String,
+        span: Span,
+    },
+    Interpolation {
+        interpolation: Interpolation,
+        strip: Strip,
+    },
+    If {
+        condition: Expression,
+        span: Span,
+        strip: Strip,
+    },
+    Else {
+        span: Span,
+        strip: Strip,
+    },
+    EndIf {
+        span: Span,
+        strip: Strip,
+    },
+    For {
+        key_var: Option<Identifier>,
+        value_var: Identifier,
+        collection: Expression,
+        span: Span,
+        strip: Strip,
+    },
+    EndFor {
+        span: Span,
+        strip: Strip,
+    },
+}
+
+impl Item {
+    fn strip(&self) -> Strip {
+        match self {
+            Item::Literal { .. } => Strip::default(),
+            Item::Interpolation { strip, .. }
+            | Item::If { strip, .. }
+            | Item::Else { strip, .. }
+            | Item::EndIf { strip, .. }
+            | Item::For { strip, .. }
+            | Item::EndFor { strip, .. } => *strip,
+        }
+    }
+}
+
+/// How a template ends.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum End {
+    /// A quoted template ends at its closing `"`.
+    Quote,
+    /// A heredoc ends at its closing identifier.
+    Heredoc,
+    /// A template file ends with the file.
+    File,
+}
+
+/// Parses a quoted or heredoc template expression.
+///
+/// ```ebnf
+/// TemplateExpr = quotedTemplate | heredocTemplate;
+/// heredocTemplate = (
+///     ("<<" | "<<-") Identifier Newline
+///     (content as defined in prose above)
+///     Identifier Newline
+/// );
+/// ```
+///
+/// Spec: hclsyntax-spec.md § Template Expressions
+pub(super) fn parse_template_expression(p: &mut Parser) -> Result<Template, Problem> {
+    let open = p.next();
+    let (end, flush) = match open.kind {
+        TokenKind::HeredocOpen { flush } => (End::Heredoc, flush),
+        _ => (End::Quote, false),
+    };
+    let (mut items, close) = collect_items(p, end)?;
+    if flush {
+        flush_heredoc(&mut items);
+    }
+    apply_strip_markers(&mut items);
+    build_template(items, open.span.to(close.span), close.span)
+}
+
+/// Parses a whole source as a template, in template file mode.
+///
+/// Spec: hclsyntax-spec.md § Templates
+pub(super) fn parse_template_file(p: &mut Parser) -> Result<Template, Problem> {
+    let (mut items, close) = collect_items(p, End::File)?;
+    apply_strip_markers(&mut items);
+    build_template(items, Span::new(0, close.span.end), close.span)
+}
+
+/// Step 1: reads the template's tokens up to and including its end.
+fn collect_items(p: &mut Parser, end: End) -> Result<(Vec<Item>, Token), Problem> {
+    let mut items = Vec::new();
+    let mut open_directives = 0;
+    let close = loop {
+        let token = p.next();
+        match token.kind {
+            TokenKind::Text => append_literal(&mut items, p.text(token), token.span, false),
+            TokenKind::Escape => append_literal(&mut items, p.text(token), token.span, true),
+            TokenKind::InterpolationStart { strip } => {
+                items.push(parse_interpolation(p, token, strip, end)?);
+            }
+            TokenKind::DirectiveStart { strip } => {
+                let item = parse_directive(p, token, strip)?;
+                // Directive bodies nest: count them as the evaluator will.
+                match item {
+                    Item::If { span, .. } | Item::For { span, .. } => {
+                        p.enter(span)?;
+                        open_directives += 1;
+                    }
+                    Item::EndIf { .. } | Item::EndFor { .. } if open_directives > 0 => {
+                        p.leave(1);
+                        open_directives -= 1;
+                    }
+                    _ => {}
+                }
+                items.push(item);
+            }
+            TokenKind::CloseQuote if end == End::Quote => break token,
+            TokenKind::HeredocClose if end == End::Heredoc => break token,
+            TokenKind::Eof if end == End::File => break token,
+            TokenKind::Eof => {
+                let (summary, detail) = match end {
+                    End::Heredoc => (
+                        "Unterminated heredoc",
+                        "There is no line holding only the heredoc's closing identifier before the end of the input.",
+                    ),
+                    _ => (
+                        "Unterminated template string",
+                        "No closing quote was found for the string.",
+                    ),
+                };
+                return Err(Problem::new(token.span, summary, detail));
+            }
+            _ => {
+                return Err(p.unexpected(
+                    token,
+                    "Invalid template",
+                    "This is not valid in a template.",
+                ))
+            }
+        }
+    };
+    p.leave(open_directives);
+    Ok((items, close))
+}
+
+/// Appends text (or a decoded escape) to the last literal, or starts one.
+fn append_literal(items: &mut Vec<Item>, text: &str, span: Span, escape: bool) {
+    if !matches!(items.last(), Some(Item::Literal { .. })) {
+        items.push(Item::Literal {
+            text: String::new(),
+            span,
+        });
+    }
+    if let Some(Item::Literal {
+        text: literal,
+        span: literal_span,
+    }) = items.last_mut()
+    {
+        if escape {
+            decode_escape(text, literal);
+        } else {
+            literal.push_str(text);
+        }
+        *literal_span = literal_span.to(span);
+    }
+}
+
+/// Reads the closing `}` or `~}` of a sequence.
+fn close_sequence(p: &mut Parser, opener: Token, end: End, what: &str) -> Result<bool, Problem> {
+    let token = p.peek();
+    match token.kind {
+        TokenKind::CloseBrace => {
+            p.next();
+            Ok(false)
+        }
+        TokenKind::CloseBraceStrip => {
+            p.next();
+            Ok(true)
+        }
+        TokenKind::Eof => Err(Problem::new(
+            opener.span,
+            format!("Unclosed template {what}"),
+            format!("There is no closing brace for this {what} before the end of the input."),
+        )),
+        TokenKind::OpenQuote | TokenKind::CloseQuote if end == End::Quote => Err(Problem::new(
+            opener.span,
+            format!("Unclosed template {what}"),
+            format!("There is no closing brace for this {what} before the end of the quoted template."),
+        )),
+        _ => Err(p.unexpected(
+            token,
+            &format!("Extra characters after template {what}"),
+            "Expected a closing brace to end the sequence. To write a literal \"${\" or \"%{\", double its first character (\"$${\", \"%%{\").",
+        )),
+    }
+}
+
+/// Parses an interpolation sequence, its opener consumed.
+///
+/// ```ebnf
+/// TemplateInterpolation = ("${" | "${~") Expression ("}" | "~}";
+/// ```
+///
+/// Spec: hclsyntax-spec.md § Template Interpolations
+fn parse_interpolation(
+    p: &mut Parser,
+    opener: Token,
+    strip: bool,
+    end: End,
+) -> Result<Item, Problem> {
+    let saved = p.skip_newlines();
+    {
+        let expression = parse_expression(p)?;
+        let strip_after = close_sequence(p, opener, end, "interpolation")?;
+        let span = opener.span.to(p.tokens[p.position - 1].span);
+        p.restore_newlines(saved);
+        Ok(Item::Interpolation {
+            interpolation: Interpolation { expression, span },
+            strip: Strip {
+                before: strip,
+                after: strip_after,
+            },
+        })
+    }
+}

@@ -1,0 +1,530 @@
+//! Expression terms: literal values, collection values, template
+//! expressions, variables, function calls, `for` expressions and
+//! parentheses.
+//!
+//! Spec: hclsyntax-spec.md § Expression Terms, § Literal Values,
+//! § Collection Values, § Variables and Variable Expressions,
+//! § Functions and Function Calls, § For Expressions
+//!
+//! Inside parentheses, brackets and braces newlines are skipped: "Between
+//! the `(` and `)` characters denoting a sub-expression, newline characters
+//! are ignored as whitespace", and likewise for collection values, function
+//! arguments and index keys.
+
+use super::expression::parse_expression;
+use super::template::parse_template_expression;
+use super::Parser;
+use crate::native::ast::{
+    Expression, ForExpr, FunctionCall, Identifier, Literal, Object, ObjectItem, ObjectKey,
+    Parenthesized, Tuple, Variable,
+};
+use crate::native::lexer::{Token, TokenKind};
+use crate::native::Problem;
+use crate::number::Number;
+use crate::types::Type;
+use crate::value::Value;
+
+/// Parses an expression term (without its postfix operators).
+///
+/// ```ebnf
+/// ExprTerm = (
+///     LiteralValue |
+///     CollectionValue |
+///     TemplateExpr |
+///     VariableExpr |
+///     FunctionCall |
+///     ForExpr |
+///     ...
+///     "(" Expression ")"
+/// );
+/// ```
+///
+/// Spec: hclsyntax-spec.md § Expression Terms
+pub(super) fn parse_term(p: &mut Parser) -> Result<Expression, Problem> {
+    let token = p.peek();
+    match token.kind {
+        TokenKind::NumberLit => parse_number(p),
+        TokenKind::Identifier => parse_identifier_term(p),
+        TokenKind::OpenParen => parse_parenthesized(p),
+        TokenKind::OpenBracket => {
+            let saved = p.skip_newlines();
+            let tuple = parse_tuple(p)?;
+            p.restore_newlines(saved);
+            Ok(tuple)
+        }
+        TokenKind::OpenBrace => {
+            let saved = p.skip_newlines();
+            let object = parse_object(p)?;
+            p.restore_newlines(saved);
+            Ok(object)
+        }
+        TokenKind::OpenQuote | TokenKind::HeredocOpen { .. } => Ok(Expression::Template(Box::new(
+            parse_template_expression(p)?,
+        ))),
+        TokenKind::Eof => Err(Problem::new(
+            token.span,
+            "Missing expression",
+            "Expected the start of an expression, but found the end of the input.",
+        )),
+        _ => Err(p.unexpected(
+            token,
+            "Invalid expression",
+            "Expected the start of an expression, but found an invalid expression token.",
+        )),
+    }
+}
+
+/// Parses a numeric literal.
+///
+/// ```ebnf
+/// NumericLit = decimal+ ("." decimal+)? (expmark decimal+)?;
+/// ```
+///
+/// "Numeric literals represent values of type _number_", at full precision
+/// ([`Number::parse_decimal`]); a literal beyond the representation's
+/// limits is a parse error.
+///
+/// Spec: hclsyntax-spec.md § Numeric Literals, § Literal Values
+fn parse_number(p: &mut Parser) -> Result<Expression, Problem> {
+    let token = p.next();
+    let text = p.text(token);
+    // A short integer, the common case, needs no decimal parsing.
+    let small = (text.len() <= 18)
+        .then(|| text.parse::<i64>().ok())
+        .flatten()
+        .map(Number::from_i64);
+    let number = small
+        .map(Ok)
+        .unwrap_or_else(|| Number::parse_decimal(text, true))
+        .map_err(|e| {
+            Problem::new(
+                token.span,
+                "Invalid number literal",
+                format!("This number literal cannot be represented: {e}."),
+            )
+        })?;
+    Ok(Expression::Literal(Box::new(Literal {
+        value: Value::Number(number),
+        span: token.span,
+    })))
+}
+
+/// Parses a term that starts with an identifier: a keyword literal, a
+/// function call or a variable.
+///
+/// ```ebnf
+/// LiteralValue = ( NumericLit | "true" | "false" | "null" );
+/// VariableExpr = Identifier;
+/// FunctionCall = Identifier "(" arguments ")";
+/// ```
+///
+/// - "The `true` and `false` keywords represent values of type _bool_."
+/// - "The `null` keyword represents a null value of the dynamic
+///   pseudo-type."
+///   SPEC-GAP(spec-notes/gaps/expr-null-literal-type.md)
+///
+/// Spec: hclsyntax-spec.md § Literal Values,
+/// § Variables and Variable Expressions, § Functions and Function Calls
+fn parse_identifier_term(p: &mut Parser) -> Result<Expression, Problem> {
+    let token = p.next();
+    if p.peek().kind == TokenKind::OpenParen {
+        return parse_function_call(p, token);
+    }
+    let name = p.text(token);
+    let literal = match name {
+        "true" => Value::Bool(true),
+        "false" => Value::Bool(false),
+        "null" => Value::Null(Type::Dynamic),
+        _ => {
+            return Ok(Expression::Variable(Box::new(Variable {
+                name: name.to_string(),
+                span: token.span,
+            })))
+        }
+    };
+    Ok(Expression::Literal(Box::new(Literal {
+        value: literal,
+        span: token.span,
+    })))
+}
+
+/// Parses `( Expression )`.
+///
+/// Spec: hclsyntax-spec.md § Expression Terms
+fn parse_parenthesized(p: &mut Parser) -> Result<Expression, Problem> {
+    let open = p.next();
+    let saved = p.skip_newlines();
+    let expression = parse_expression(p)?;
+    let close = p.expect(
+        TokenKind::CloseParen,
+        "Unbalanced parentheses",
+        "Expected a closing parenthesis to terminate the expression.",
+    )?;
+    p.restore_newlines(saved);
+    Ok(Expression::Parenthesized(Box::new(Parenthesized {
+        expression,
+        span: open.span.to(close.span),
+    })))
+}
+
+/// Parses a function call, the name already read.
+///
+/// ```ebnf
+/// FunctionCall = Identifier "(" arguments ")";
+/// Arguments = (
+///     () ||
+///     (Expression ("," Expression)* ("," | "...")?)
+/// );
+/// ```
+///
+/// "Within the parentheses that delimit the function arguments, newline
+/// sequences are ignored as whitespace."
+/// A call may have no arguments; a final `,` or `...` is allowed, not
+/// both. SPEC-GAP(spec-notes/gaps/expr-function-call-grammar.md)
+///
+/// Spec: hclsyntax-spec.md § Functions and Function Calls
+fn parse_function_call(p: &mut Parser, name: Token) -> Result<Expression, Problem> {
+    let open = p.next();
+    let saved = p.skip_newlines();
+    {
+        let mut arguments = Vec::new();
+        let mut expand_final = false;
+        let close = loop {
+            if p.peek().kind == TokenKind::CloseParen {
+                break p.next();
+            }
+            arguments.push(parse_expression(p)?);
+            let separator = p.peek();
+            match separator.kind {
+                TokenKind::Comma => {
+                    p.next();
+                }
+                TokenKind::CloseParen => break p.next(),
+                TokenKind::Ellipsis => {
+                    p.next();
+                    expand_final = true;
+                    if p.peek().kind != TokenKind::CloseParen {
+                        return Err(Problem::new(
+                            separator.span,
+                            "Missing closing parenthesis",
+                            "An expanded function argument (with ...) must be immediately followed by closing parentheses.",
+                        ));
+                    }
+                    break p.next();
+                }
+                TokenKind::Eof => {
+                    return Err(Problem::new(
+                        name.span.to(open.span),
+                        "Unterminated function call",
+                        "There is no closing parenthesis for this function call before the end of the input.",
+                    ))
+                }
+                _ => {
+                    return Err(p.unexpected(
+                        separator,
+                        "Missing argument separator",
+                        "A comma is required to separate each function argument from the next.",
+                    ))
+                }
+            }
+        };
+        p.restore_newlines(saved);
+        Ok(Expression::FunctionCall(Box::new(FunctionCall {
+            name: p.text(name).to_string(),
+            name_span: name.span,
+            arguments,
+            expand_final,
+            open_span: name.span.to(open.span),
+            close_paren_span: close.span,
+            span: name.span.to(close.span),
+        })))
+    }
+}
+
+/// Parses a tuple constructor or a tuple `for` expression, newlines
+/// skipped.
+///
+/// ```ebnf
+/// tuple = "[" (
+///     (Expression ("," Expression)* ","?)?
+/// ) "]";
+/// ```
+///
+/// "The _for expression_ interpretation has priority": a `[` followed by
+/// the identifier `for` starts a `for` expression, so `[for, foo, baz]` is
+/// a syntax error and `[(for), foo, baz]` a tuple.
+///
+/// Spec: hclsyntax-spec.md § Collection Values
+fn parse_tuple(p: &mut Parser) -> Result<Expression, Problem> {
+    let open = p.next();
+    if p.at_keyword("for") {
+        return parse_for(p, open, ForForm::Tuple);
+    }
+    let mut elements = Vec::new();
+    let close = loop {
+        if p.peek().kind == TokenKind::CloseBracket {
+            break p.next();
+        }
+        elements.push(parse_expression(p)?);
+        let separator = p.peek();
+        match separator.kind {
+            TokenKind::Comma => {
+                p.next();
+            }
+            TokenKind::CloseBracket => break p.next(),
+            TokenKind::Eof => {
+                return Err(Problem::new(
+                    open.span,
+                    "Unterminated tuple constructor expression",
+                    "There is no corresponding closing bracket before the end of the input.",
+                ))
+            }
+            _ => {
+                return Err(p.unexpected(
+                    separator,
+                    "Missing item separator",
+                    "Expected a comma to mark the beginning of the next item.",
+                ))
+            }
+        }
+    };
+    Ok(Expression::Tuple(Box::new(Tuple {
+        elements,
+        span: open.span.to(close.span),
+    })))
+}
+
+/// Parses an object constructor or an object `for` expression, newlines
+/// skipped.
+///
+/// ```ebnf
+/// object = "{" (
+///     (objectelem ("," objectelem)* ","?)?
+/// ) "}";
+/// objectelem = (Identifier | Expression) ("=" | ":") Expression;
+/// ```
+///
+/// - "an identifier is interpreted as a literal attribute name as opposed to
+///   a variable reference": a key that is a lone identifier followed by `=`
+///   or `:` is its name, keywords included (`{null = 1}` has the attribute
+///   `"null"`). Any other key is an expression, evaluated: `{a.b = 1}` takes
+///   its name from `a.b` (hashicorp/hcl rejects it as ambiguous).
+///   SPEC-GAP(spec-notes/gaps/expr-object-key-expressions.md)
+/// - Elements are separated by a comma or by a line break: "Between the
+///   open and closing delimiters of these sequences, newline sequences are
+///   ignored as whitespace", except that a newline after a complete element
+///   followed by another one separates them, as in hashicorp/hcl and the
+///   Terraform guide ("Key/value pairs can be separated by either a comma
+///   or a line break"). Elsewhere between the braces newlines are
+///   whitespace, before a comma included.
+///   SPEC-GAP(spec-notes/gaps/expr-object-element-separators.md)
+///
+/// Spec: hclsyntax-spec.md § Collection Values
+fn parse_object(p: &mut Parser) -> Result<Expression, Problem> {
+    let open = p.next();
+    if p.at_keyword("for") {
+        return parse_for(p, open, ForForm::Object);
+    }
+    let unterminated = || {
+        Problem::new(
+            open.span,
+            "Unterminated object constructor expression",
+            "There is no corresponding closing brace before the end of the input.",
+        )
+    };
+    let mut items = Vec::new();
+    let close =
+        loop {
+            if p.peek().kind == TokenKind::CloseBrace {
+                break p.next();
+            }
+            let key = parse_object_key(p)?;
+            let separator = p.peek();
+            match separator.kind {
+                TokenKind::Assign | TokenKind::Colon => {
+                    p.next();
+                }
+                TokenKind::Eof => return Err(unterminated()),
+                TokenKind::Comma | TokenKind::CloseBrace => {
+                    return Err(Problem::new(
+                        separator.span,
+                        "Missing attribute value",
+                        "Expected an attribute value, introduced by an equals sign (\"=\").",
+                    ))
+                }
+                _ => return Err(p.unexpected(
+                    separator,
+                    "Missing key/value separator",
+                    "Expected an equals sign (\"=\") to mark the beginning of the attribute value.",
+                )),
+            }
+            let value = parse_expression(p)?;
+            items.push(ObjectItem { key, value });
+            let separator = p.peek();
+            let after_line_break = p.tokens[p.position - 1].kind == TokenKind::Newline;
+            match separator.kind {
+                TokenKind::Comma => {
+                    p.next();
+                }
+                TokenKind::CloseBrace => break p.next(),
+                TokenKind::Eof => return Err(unterminated()),
+                // SPEC-GAP(spec-notes/gaps/expr-object-element-separators.md)
+                _ if after_line_break => {}
+                _ => {
+                    return Err(p.unexpected(
+                        separator,
+                        "Missing attribute separator",
+                        "Expected a newline or comma to mark the beginning of the next attribute.",
+                    ))
+                }
+            }
+        };
+    Ok(Expression::Object(Box::new(Object {
+        items,
+        span: open.span.to(close.span),
+    })))
+}
+
+/// Parses the key of an object constructor element.
+///
+/// ```ebnf
+/// objectelem = (Identifier | Expression) ("=" | ":") Expression;
+/// ```
+fn parse_object_key(p: &mut Parser) -> Result<ObjectKey, Problem> {
+    let token = p.peek();
+    let second = p.peek_second();
+    if token.kind == TokenKind::Identifier
+        && matches!(second.kind, TokenKind::Assign | TokenKind::Colon)
+    {
+        p.next();
+        return Ok(ObjectKey::Name {
+            name: p.text(token).to_string(),
+            span: token.span,
+        });
+    }
+    Ok(ObjectKey::Expression(parse_expression(p)?))
+}
+
+/// Which punctuation delimits a `for` expression.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum ForForm {
+    Tuple,
+    Object,
+}
+
+/// Parses a `for` expression, the opening delimiter consumed and the
+/// keyword `for` next.
+///
+/// ```ebnf
+/// ForExpr = forTupleExpr | forObjectExpr;
+/// forTupleExpr = "[" forIntro Expression forCond? "]";
+/// forObjectExpr = "{" forIntro Expression "=>" Expression "..."? forCond? "}";
+/// forIntro = "for" Identifier ("," Identifier)? "in" Expression ":";
+/// forCond = "if" Expression;
+/// ```
+///
+/// "The punctuation used to delimit a for expression decide whether it will
+/// produce a tuple value (`[` and `]`) or an object value (`{` and `}`)."
+///
+/// Spec: hclsyntax-spec.md § For Expressions
+fn parse_for(p: &mut Parser, open: Token, form: ForForm) -> Result<Expression, Problem> {
+    let invalid = |span, detail: &str| Problem::new(span, "Invalid 'for' expression", detail);
+    p.next(); // `for`
+    let first = expect_identifier(
+        p,
+        "A 'for' expression requires a variable name after 'for'.",
+    )?;
+    let (key_var, value_var) = if p.peek().kind == TokenKind::Comma {
+        p.next();
+        let second = expect_identifier(
+            p,
+            "A 'for' expression requires a value variable name after the comma.",
+        )?;
+        (Some(first), second)
+    } else {
+        (None, first)
+    };
+    if !p.at_keyword("in") {
+        let token = p.peek();
+        return Err(p.unexpected(
+            token,
+            "Invalid 'for' expression",
+            "A 'for' expression requires the 'in' keyword after its variable names.",
+        ));
+    }
+    p.next();
+    let collection = parse_expression(p)?;
+    p.expect(
+        TokenKind::Colon,
+        "Invalid 'for' expression",
+        "A 'for' expression requires a colon after the collection expression.",
+    )?;
+    let first = parse_expression(p)?;
+    let (key, value) = if p.peek().kind == TokenKind::FatArrow {
+        p.next();
+        if form == ForForm::Tuple {
+            return Err(invalid(
+                first.span(),
+                "A key expression is not valid when building a tuple.",
+            ));
+        }
+        (Some(first), parse_expression(p)?)
+    } else {
+        (None, first)
+    };
+    let mut grouping = false;
+    if p.peek().kind == TokenKind::Ellipsis {
+        let ellipsis = p.next();
+        if form == ForForm::Tuple {
+            return Err(invalid(
+                ellipsis.span,
+                "The grouping ellipsis (...) cannot be used when building a tuple.",
+            ));
+        }
+        grouping = true;
+    }
+    let condition = if p.at_keyword("if") {
+        p.next();
+        Some(parse_expression(p)?)
+    } else {
+        None
+    };
+    let close_kind = match form {
+        ForForm::Tuple => TokenKind::CloseBracket,
+        ForForm::Object => TokenKind::CloseBrace,
+    };
+    let close = p.expect(
+        close_kind,
+        "Invalid 'for' expression",
+        "Extra characters after the end of the 'for' expression.",
+    )?;
+    if form == ForForm::Object && key.is_none() {
+        return Err(invalid(
+            value.span(),
+            "A key expression (\"key => value\") is required when building an object.",
+        ));
+    }
+    Ok(Expression::For(Box::new(ForExpr {
+        key_var,
+        value_var,
+        collection,
+        key,
+        value,
+        grouping,
+        condition,
+        span: open.span.to(close.span),
+    })))
+}
+
+/// Consumes an identifier, or reports an invalid `for` expression.
+pub(super) fn expect_identifier(p: &mut Parser, detail: &str) -> Result<Identifier, Problem> {
+    let token = p.peek();
+    if token.kind != TokenKind::Identifier {
+        return Err(p.unexpected(token, "Invalid 'for' expression", detail));
+    }
+    p.next();
+    Ok(Identifier {
+        name: p.text(token).to_string(),
+        span: token.span,
+    })
+}

@@ -1,0 +1,111 @@
+//! Source text: byte spans, and their translation to lines and columns.
+//!
+//! Spec: hclsyntax-spec.md § Source Code Representation,
+//! § Comments and Whitespace
+//!
+//! The lexer, the parser and the evaluator work with byte offsets only
+//! ([`Span`]); a [`LineIndex`] turns an offset into a [`Pos`] (1-based line,
+//! 1-based column counting Unicode characters, 0-based byte) when a
+//! diagnostic or a caller needs one. Counting columns is linear in the
+//! length of the line, and happens only for the few positions that are
+//! reported, so parsing stays linear even on a single huge line.
+
+use crate::diagnostic::{Pos, Range};
+
+/// A range of source bytes, `start` inclusive, `end` exclusive.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Span {
+    pub start: usize,
+    pub end: usize,
+}
+
+impl Span {
+    pub fn new(start: usize, end: usize) -> Span {
+        Span { start, end }
+    }
+
+    /// The empty span at `offset`.
+    pub fn at(offset: usize) -> Span {
+        Span::new(offset, offset)
+    }
+
+    /// The span from the start of `self` to the end of `other`.
+    pub fn to(self, other: Span) -> Span {
+        Span::new(self.start, other.end.max(self.start))
+    }
+}
+
+/// The start offset of every line of a source text.
+///
+/// "Newline sequences (either U+000A or U+000D followed by U+000A)": a line
+/// ends after each U+000A, so a `\r\n` pair ends its line as one newline.
+/// "Horizontal tab characters (U+0009) [...] are counted only as one
+/// "column" for the purpose of reporting source positions", as is every
+/// other character.
+#[derive(Clone, Debug)]
+pub struct LineIndex {
+    source: String,
+    line_starts: Vec<usize>,
+}
+
+impl LineIndex {
+    pub fn new(source: &str) -> LineIndex {
+        let mut line_starts = vec![0];
+        line_starts.extend(
+            source
+                .bytes()
+                .enumerate()
+                .filter(|&(_, b)| b == b'\n')
+                .map(|(i, _)| i + 1),
+        );
+        LineIndex {
+            source: source.to_string(),
+            line_starts,
+        }
+    }
+
+    /// The source text this index describes.
+    pub fn source(&self) -> &str {
+        &self.source
+    }
+
+    /// The position of a byte offset (clamped to the source's length and
+    /// moved back to a character boundary).
+    pub fn pos(&self, byte: usize) -> Pos {
+        let mut byte = byte.min(self.source.len());
+        while !self.source.is_char_boundary(byte) {
+            byte -= 1;
+        }
+        let line = self.line_starts.partition_point(|&start| start <= byte);
+        let line_start = self.line_starts[line - 1];
+        Pos {
+            line,
+            column: self.source[line_start..byte].chars().count() + 1,
+            byte,
+        }
+    }
+
+    /// The source range of a span.
+    pub fn range(&self, span: Span) -> Range {
+        Range {
+            start: self.pos(span.start),
+            end: self.pos(span.end),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn columns_count_characters_and_lines_end_at_line_feeds() {
+        let index = LineIndex::new("aé\tb\r\nxy\n");
+        let p = index.pos(4); // after "aé\t"
+        assert_eq!((p.line, p.column, p.byte), (1, 4, 4));
+        let p = index.pos(7); // "x"
+        assert_eq!((p.line, p.column, p.byte), (2, 1, 7));
+        let p = index.pos(100);
+        assert_eq!((p.line, p.column, p.byte), (3, 1, 10));
+    }
+}

@@ -1,0 +1,403 @@
+//! Tests the suite cannot make: nesting at and beyond the depth limit,
+//! very long templates, and random or mutated input, which must end in a
+//! value or a diagnostic, never in a panic or a stack overflow.
+
+use super::*;
+use crate::number::Number;
+use crate::types::Type;
+use std::time::{Duration, Instant};
+
+/// Runs `f` on a thread with a large stack: the deep values these tests
+/// build and drop recurse through `Value`'s own code.
+fn on_big_stack(f: impl FnOnce() + Send) {
+    std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .stack_size(STACK_SIZE)
+            .spawn_scoped(scope, f)
+            .expect("a test thread")
+            .join()
+            .expect("the test passes");
+    });
+}
+
+fn context() -> EvalContext {
+    let mut ctx = EvalContext::default();
+    ctx.variables.insert("s".into(), Value::string("a"));
+    ctx.variables
+        .insert("n".into(), Value::Number(Number::from_i64(1)));
+    ctx.variables.insert(
+        "l".into(),
+        Value::list(Type::String, vec![Value::string("x"), Value::string("y")]).unwrap(),
+    );
+    ctx.variables
+        .insert("u".into(), Value::Unknown(Type::Dynamic));
+    ctx
+}
+
+fn number(n: i64) -> Value {
+    Value::Number(Number::from_i64(n))
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Mode {
+    Expression,
+    Template,
+    Config,
+}
+
+/// Parses only, returning the nesting depth reached or the first
+/// diagnostic.
+fn parse_depth(mode: Mode, source: &str) -> Result<usize, Diagnostic> {
+    let first = |d: Diagnostics| d.into_iter().next().expect("a diagnostic");
+    match mode {
+        Mode::Expression => parse_expression(source).map(|p| p.depth()).map_err(first),
+        Mode::Template => parse_template(source).map(|p| p.depth()).map_err(first),
+        Mode::Config => parse_config(source).map(|p| p.depth()).map_err(first),
+    }
+}
+
+/// Evaluates in any mode; a configuration's body is reduced to its
+/// attribute `a`.
+fn evaluate(mode: Mode, source: &str, ctx: &EvalContext) -> Result<Value, Diagnostics> {
+    match mode {
+        Mode::Expression => eval_expression(source, ctx),
+        Mode::Template => eval_template(source, ctx),
+        Mode::Config => eval_config(source, ctx).map(|body| {
+            body.attributes
+                .get("a")
+                .cloned()
+                .unwrap_or(Value::Null(Type::Dynamic))
+        }),
+    }
+}
+
+fn is_internal_error(diagnostics: &Diagnostics) -> bool {
+    diagnostics
+        .iter()
+        .any(|d| d.summary.starts_with("Internal error"))
+}
+
+/// A way to nest the source `n` levels deep.
+struct Nesting {
+    name: &'static str,
+    mode: Mode,
+    make: fn(usize) -> String,
+}
+
+fn wrap(n: usize, open: &str, inner: &str, close: &str) -> String {
+    let mut out = String::with_capacity(n * (open.len() + close.len()) + inner.len());
+    for _ in 0..n {
+        out.push_str(open);
+    }
+    out.push_str(inner);
+    for _ in 0..n {
+        out.push_str(close);
+    }
+    out
+}
+
+/// `H(0) = "1"`, `H(k) = "<<EOT\n${" H(k-1) "}\nEOT\n"`.
+fn nested_heredocs(n: usize) -> String {
+    wrap(n, "<<EOT\n${", "1", "}\nEOT\n")
+}
+
+const NESTINGS: &[Nesting] = &[
+    Nesting {
+        name: "brackets",
+        mode: Mode::Expression,
+        make: |n| wrap(n, "[", "1", "]"),
+    },
+    Nesting {
+        name: "parentheses",
+        mode: Mode::Expression,
+        make: |n| wrap(n, "(", "1", ")"),
+    },
+    Nesting {
+        name: "quoted templates",
+        mode: Mode::Expression,
+        make: |n| wrap(n, "\"${", "1", "}\""),
+    },
+    Nesting {
+        name: "heredocs",
+        mode: Mode::Expression,
+        make: nested_heredocs,
+    },
+    Nesting {
+        name: "objects",
+        mode: Mode::Expression,
+        make: |n| wrap(n, "{a = ", "1", "}"),
+    },
+    Nesting {
+        name: "function calls",
+        mode: Mode::Expression,
+        make: |n| wrap(n, "max(", "1", ")"),
+    },
+    Nesting {
+        name: "tuple for expressions",
+        mode: Mode::Expression,
+        make: |n| wrap(n, "[for x in [1]: ", "x", "]"),
+    },
+    Nesting {
+        name: "object for expressions",
+        mode: Mode::Expression,
+        make: |n| wrap(n, "{for k, v in {a = 1}: k => ", "v", "}"),
+    },
+    Nesting {
+        name: "conditionals",
+        mode: Mode::Expression,
+        make: |n| wrap(n, "true ? ", "1", " : 0"),
+    },
+    Nesting {
+        name: "negations",
+        mode: Mode::Expression,
+        make: |n| wrap(n, "-", "1", ""),
+    },
+    Nesting {
+        name: "binary operator chain",
+        mode: Mode::Expression,
+        make: |n| wrap(n, "", "1", " + 1"),
+    },
+    Nesting {
+        name: "index chain",
+        mode: Mode::Expression,
+        make: |n| format!("{}{}", wrap(n / 2, "[", "1", "]"), "[0]".repeat(n / 2)),
+    },
+    Nesting {
+        name: "splat chain",
+        mode: Mode::Expression,
+        make: |n| format!("[1]{}", "[*]".repeat(n)),
+    },
+    Nesting {
+        name: "attribute chain",
+        mode: Mode::Expression,
+        make: |n| format!("{}{}", wrap(n / 2, "{a = ", "1", "}"), ".a".repeat(n / 2)),
+    },
+    Nesting {
+        name: "if directives",
+        mode: Mode::Template,
+        make: |n| wrap(n, "%{ if true }", "x", "%{ endif }"),
+    },
+    Nesting {
+        name: "for directives",
+        mode: Mode::Template,
+        make: |n| wrap(n, "%{ for x in [1] }", "${x}", "%{ endfor }"),
+    },
+    Nesting {
+        name: "blocks",
+        mode: Mode::Config,
+        make: |n| wrap(n, "b {\n", "a = 1\n", "}\n"),
+    },
+];
+
+/// Checks the value a nesting of `n` levels evaluates to, without
+/// recursion.
+fn check_value(name: &str, n: usize, v: &Value) {
+    match name {
+        "brackets" => {
+            let mut v = v;
+            for _ in 0..n {
+                match v {
+                    Value::Tuple(elements) if elements.len() == 1 => v = &elements[0],
+                    other => panic!("brackets: a one-element tuple, not {other:?}"),
+                }
+            }
+            assert_eq!(*v, number(1));
+        }
+        "parentheses" | "quoted templates" | "function calls" | "conditionals" | "index chain"
+        | "attribute chain" => assert_eq!(*v, number(1), "{name}"),
+        "heredocs" => assert_eq!(*v, Value::string(&format!("1{}", "\n".repeat(n))), "{name}"),
+        "negations" => assert_eq!(*v, number(if n % 2 == 0 { 1 } else { -1 }), "{name}"),
+        "binary operator chain" => assert_eq!(*v, number(n as i64 + 1), "{name}"),
+        "if directives" | "for directives" => {
+            let expected = if name == "if directives" { "x" } else { "1" };
+            assert_eq!(*v, Value::string(expected), "{name}")
+        }
+        "blocks" => assert_eq!(*v, Value::Null(Type::Dynamic), "{name}"),
+        _ => {}
+    }
+}
+
+#[test]
+fn hundred_thousand_levels_of_brackets_parentheses_templates_and_heredocs() {
+    on_big_stack(|| {
+        let ctx = context();
+        for nesting in &NESTINGS[..4] {
+            let n = 100_000;
+            let source = (nesting.make)(n);
+            let v = evaluate(nesting.mode, &source, &ctx)
+                .unwrap_or_else(|d| panic!("{}: {:?}", nesting.name, d));
+            check_value(nesting.name, n, &v);
+        }
+    });
+}
+
+/// Every construct that nests is parsed and evaluated at the deepest
+/// nesting the limit accepts, and rejected with a clean parse error one
+/// level deeper: the stack holds the deepest accepted input.
+#[test]
+fn every_nesting_construct_fits_the_stack_up_to_the_depth_limit() {
+    on_big_stack(|| {
+        let ctx = context();
+        for nesting in NESTINGS {
+            let depth = |n| {
+                parse_depth(nesting.mode, &(nesting.make)(n))
+                    .unwrap_or_else(|d| panic!("{} at {n}: {d}", nesting.name))
+            };
+            // depth(n) = base + slope * n, with a slope of one level per
+            // step, or of one level per two steps for the chains.
+            let (d100, d200) = (depth(100), depth(200));
+            assert!(d200 > d100, "{}", nesting.name);
+            let base = 2 * d100 - d200;
+            let deepest = (MAX_NESTING_DEPTH - base) * 100 / (d200 - d100);
+            let deepest = deepest - deepest % 2;
+            let source = (nesting.make)(deepest);
+            match evaluate(nesting.mode, &source, &ctx) {
+                Ok(v) => check_value(nesting.name, deepest, &v),
+                Err(d) => panic!("{} at {deepest}: {d:?}", nesting.name),
+            }
+            let deeper = (nesting.make)(deepest + 2);
+            let error = evaluate(nesting.mode, &deeper, &ctx).expect_err(nesting.name);
+            assert_eq!(error[0].phase, Phase::Parse, "{}", nesting.name);
+            assert_eq!(error[0].summary, "Nesting too deep", "{}", nesting.name);
+        }
+    });
+}
+
+#[test]
+fn deep_syntax_trees_are_dropped_on_a_large_stack() {
+    // Parsed in this thread's small stack's stead, and dropped here.
+    let parsed = parse_expression(&wrap(150_000, "[", "1", "]")).expect("parses");
+    assert_eq!(parsed.depth(), 150_001);
+    drop(parsed);
+    let parsed = parse_config(&wrap(150_000, "b {\n", "", "}\n")).expect("parses");
+    drop(parsed);
+}
+
+#[test]
+fn hundred_thousand_interpolations_evaluate_in_linear_time() {
+    let ctx = context();
+    let time = |n: usize| {
+        let source = "${s}-".repeat(n);
+        let start = Instant::now();
+        let v = eval_template(&source, &ctx).expect("evaluates");
+        assert_eq!(v, Value::string(&"a-".repeat(n)));
+        start.elapsed()
+    };
+    let small = time(10_000);
+    let large = time(100_000);
+    // Linear: ten times the input, not a hundred times the time. (A
+    // generous bound, for loaded machines.)
+    assert!(
+        large < small * 40 + Duration::from_millis(500),
+        "10,000 interpolations: {small:?}; 100,000: {large:?}"
+    );
+}
+
+#[test]
+fn a_leading_byte_order_mark_is_a_parse_error() {
+    for result in [
+        eval_expression("\u{FEFF}1", &context()).map(|_| ()),
+        eval_template("\u{FEFF}a", &context()).map(|_| ()),
+        eval_config("\u{FEFF}a = 1", &context()).map(|_| ()),
+    ] {
+        let error = result.expect_err("rejected");
+        assert_eq!(error[0].phase, Phase::Parse);
+        let range = error[0].range.expect("a range");
+        assert_eq!((range.start.byte, range.end.byte), (0, 3));
+        assert_eq!((range.start.column, range.end.column), (1, 2));
+    }
+}
+
+/// xorshift64*: small, deterministic, good enough to generate text.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+}
+
+/// Pieces of the native syntax the generator strings together.
+const PIECES: &[&str] = &[
+    "${", "${~", "}", "~}", "%{", "%{~", "if ", "else", "endif", "for ", " in ", "endfor", "{",
+    "[", "(", ")", "]", "\"", "<<EOT\n", "<<-EOT\n", "\nEOT\n", "  EOT\n", "\n", "...", "[*]",
+    ".*", ".0", ".a", "?", ":", "=>", "==", "!", "&&", "||", "-", "+", "*", "/", "%", "<", ">=",
+    ",", "=", "1", "1.5e3", "1e99999", "null", "true", "s", "n", "l", "u", "a", "max(", "upper(",
+    "length(", "#", "//", "/*", "*/", "\\", "\\u00", "\\n", "$${", "%%{", "é", "\u{feff}", "\r",
+    "\t", " ", "_", "x-y", "b {", "a = ",
+];
+
+const SEEDS: &[&str] = &[
+    "a = [for i, v in l: \"${i}:${upper(v)}\" if i < 2]\nb \"x\" { c = {k = 1, \"m\" = l[*]} }\n",
+    "x = <<-EOT\n  %{ for v in l ~}\n  ${v}\n  %{ endfor ~}\n  EOT\n",
+    "{for k, v in {a = 1, b = 2}: v => k...}",
+    "n > 0 ? l[0] : s.*.x",
+    "%{ if u }${s}%{ else }${n + 1}%{ endif }",
+    "max(l...) + length({a = [1, 2]}) - -n * 2 / 3 % 4",
+];
+
+fn random_source(rng: &mut Rng) -> String {
+    let mut out = String::new();
+    for _ in 0..rng.below(40) {
+        out.push_str(PIECES[rng.below(PIECES.len())]);
+    }
+    out
+}
+
+fn mutate(source: &str, rng: &mut Rng) -> String {
+    let mut chars: Vec<char> = source.chars().collect();
+    for _ in 0..1 + rng.below(4) {
+        let at = rng.below(chars.len() + 1);
+        match rng.below(5) {
+            0 if !chars.is_empty() => {
+                let end = (at + 1 + rng.below(8)).min(chars.len());
+                chars.drain(at.min(end)..end);
+            }
+            1 => {
+                let piece = PIECES[rng.below(PIECES.len())];
+                chars.splice(at..at, piece.chars());
+            }
+            2 if !chars.is_empty() => {
+                let from = rng.below(chars.len());
+                let end = (from + 1 + rng.below(16)).min(chars.len());
+                let copy: Vec<char> = chars[from..end].to_vec();
+                chars.splice(at..at, copy);
+            }
+            3 => chars.truncate(at),
+            _ => chars.insert(at, char::from_u32(rng.below(0x3000) as u32).unwrap_or('?')),
+        }
+    }
+    chars.into_iter().collect()
+}
+
+#[test]
+fn random_and_mutated_inputs_end_in_a_value_or_a_diagnostic() {
+    let ctx = context();
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let modes = [Mode::Expression, Mode::Template, Mode::Config];
+    for round in 0..3_000 {
+        let source = if round % 2 == 0 {
+            random_source(&mut rng)
+        } else {
+            mutate(SEEDS[rng.below(SEEDS.len())], &mut rng)
+        };
+        let mode = modes[rng.below(modes.len())];
+        if let Err(diagnostics) = evaluate(mode, &source, &ctx) {
+            assert!(
+                !is_internal_error(&diagnostics),
+                "{mode:?} {source:?}: {diagnostics:?}"
+            );
+            for d in &diagnostics {
+                let range = d.range.expect("every diagnostic has a range");
+                assert!(range.start.byte <= range.end.byte && range.end.byte <= source.len());
+            }
+        }
+    }
+}

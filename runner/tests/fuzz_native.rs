@@ -1,0 +1,101 @@
+//! Random and mutated inputs never crash the native syntax: every suite
+//! case's source, mutated many times, ends in a value or a diagnostic.
+//! Bounded in iterations (not in time), so the test is deterministic.
+
+use hcl_conformance::suite::{load_suite, Input};
+use hcl_interpreter::native::{eval_config, eval_expression, eval_template};
+use hcl_interpreter::EvalContext;
+use std::path::Path;
+
+/// xorshift64*: small, deterministic, good enough to mutate text.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+}
+
+/// Pieces of HCL that mutations splice in.
+const TOKENS: &[&str] = &[
+    "${", "}", "%{", "~}", "{", "[", "(", ")", "]", "\"", "<<EOT\n", "<<-EOT\n", "\nEOT\n", "\n",
+    "for", "in", "if", "else", "endif", "endfor", "...", "[*]", ".*", ".0", "?", ":", "=>", "==",
+    "!", "&&", "-", "/", "%", "1e99999", "null", "true", "x", "#", "//", "/*", "*/", "\\u", "\\",
+    "é", "\u{feff}", "\r", "\t", "=",
+];
+
+fn mutate(source: &str, rng: &mut Rng) -> String {
+    let mut chars: Vec<char> = source.chars().collect();
+    for _ in 0..1 + rng.below(4) {
+        let at = rng.below(chars.len() + 1);
+        match rng.below(5) {
+            0 if !chars.is_empty() => {
+                let end = (at + 1 + rng.below(8)).min(chars.len());
+                chars.drain(at.min(end)..end);
+            }
+            1 => {
+                let token = TOKENS[rng.below(TOKENS.len())];
+                chars.splice(at..at, token.chars());
+            }
+            2 if !chars.is_empty() => {
+                let from = rng.below(chars.len());
+                let end = (from + 1 + rng.below(16)).min(chars.len());
+                let copy: Vec<char> = chars[from..end].to_vec();
+                chars.splice(at..at, copy);
+            }
+            3 => chars.truncate(at),
+            _ => chars.insert(at, char::from_u32(rng.below(0x3000) as u32).unwrap_or('?')),
+        }
+    }
+    chars.into_iter().collect()
+}
+
+#[test]
+fn mutated_suite_inputs_never_crash() {
+    let dir = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../suite"));
+    let suite = load_suite(dir).expect("the suite loads");
+    let sources: Vec<(&str, String, EvalContext)> = suite
+        .cases()
+        .filter_map(|c| match &c.input {
+            Input::Expr { expr, variables } => Some(("expr", expr.clone(), variables.clone())),
+            Input::Template {
+                template,
+                variables,
+            } => Some(("template", template.clone(), variables.clone())),
+            Input::Config {
+                config, variables, ..
+            } => Some(("config", config.clone(), variables.clone())),
+            _ => None,
+        })
+        .map(|(kind, source, variables)| (kind, source, EvalContext { variables }))
+        .collect();
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let mut runs = 0;
+    // A fixed number of mutations, spread over every source.
+    let rounds = if sources.is_empty() {
+        0
+    } else {
+        (20_000 / sources.len()).max(2)
+    };
+    for (kind, source, ctx) in &sources {
+        for _ in 0..rounds {
+            let input = mutate(source, &mut rng);
+            // A panic fails the test with the input that caused it.
+            let outcome = std::panic::catch_unwind(|| match *kind {
+                "expr" => eval_expression(&input, ctx).map(|_| ()),
+                "template" => eval_template(&input, ctx).map(|_| ()),
+                _ => eval_config(&input, ctx).map(|_| ()),
+            });
+            assert!(outcome.is_ok(), "{kind} input {input:?} panicked");
+            runs += 1;
+        }
+    }
+    println!("{runs} mutated inputs from {} sources", sources.len());
+}
