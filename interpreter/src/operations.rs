@@ -156,9 +156,9 @@ fn arithmetic(
         return Ok(Value::Unknown(Type::Number));
     };
     let numbers: Vec<Number> = values
-        .into_iter()
+        .iter()
         .map(|v| match v {
-            Value::Number(n) => n,
+            Value::Number(n) => n.clone(),
             _ => unreachable!("converted to number"),
         })
         .collect();

@@ -173,6 +173,33 @@ impl Value {
         }
     }
 
+    /// The elements of a list, set or tuple, taken out of the value.
+    pub fn into_elements(mut self) -> Result<Vec<Value>, Value> {
+        match &mut self {
+            Value::List(_, elements) | Value::Set(_, elements) | Value::Tuple(elements) => {
+                Ok(std::mem::take(elements))
+            }
+            _ => Err(self),
+        }
+    }
+
+    /// The entries of a map or the attributes of an object, taken out of
+    /// the value.
+    pub fn into_entries(mut self) -> Result<BTreeMap<String, Value>, Value> {
+        match &mut self {
+            Value::Map(_, entries) | Value::Object(entries) => Ok(std::mem::take(entries)),
+            _ => Err(self),
+        }
+    }
+
+    /// The text of a string value, taken out of the value.
+    pub fn into_string(mut self) -> Result<String, Value> {
+        match &mut self {
+            Value::String(text) => Ok(std::mem::take(text)),
+            _ => Err(self),
+        }
+    }
+
     /// The elements of a list, set or tuple, or the values of a map or
     /// object, in order.
     pub fn children(&self) -> Vec<&Value> {
@@ -240,6 +267,30 @@ fn cmp_sequences<'a>(
     }
 }
 
+/// Values nest as deeply as their source (100,000 levels and more), so
+/// dropping one must not recurse: children are moved onto a heap stack and
+/// dropped one level at a time.
+impl Drop for Value {
+    fn drop(&mut self) {
+        fn take_children(v: &mut Value, stack: &mut Vec<Value>) {
+            match v {
+                Value::List(_, elements) | Value::Set(_, elements) | Value::Tuple(elements) => {
+                    stack.append(elements)
+                }
+                Value::Map(_, entries) | Value::Object(entries) => {
+                    stack.extend(std::mem::take(entries).into_values())
+                }
+                _ => {}
+            }
+        }
+        let mut stack = Vec::new();
+        take_children(self, &mut stack);
+        while let Some(mut v) = stack.pop() {
+            take_children(&mut v, &mut stack);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -260,6 +311,24 @@ mod tests {
         )
         .unwrap();
         assert_eq!(unknowns.children().len(), 2);
+    }
+
+    #[test]
+    fn dropping_a_deep_value_does_not_recurse() {
+        let mut v = Value::Tuple(Vec::new());
+        for _ in 0..1_000_000 {
+            v = Value::Tuple(vec![v]);
+        }
+        drop(v);
+    }
+
+    #[test]
+    fn a_deep_result_of_evaluation_can_be_dropped_by_the_caller() {
+        let depth = 100_000;
+        let source = "[".repeat(depth) + &"]".repeat(depth);
+        let ctx = crate::EvalContext::default();
+        let v = crate::native::eval_expression(&source, &ctx).expect("deep tuples evaluate");
+        drop(v);
     }
 
     #[test]

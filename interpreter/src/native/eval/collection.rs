@@ -78,10 +78,7 @@ pub(super) fn attribute_name(key: &Value, span: Span) -> Result<Option<String>, 
         )),
         Value::String(name) => Ok(Some(name.clone())),
         _ => match convert(key, &Type::String) {
-            Ok(converted) => match converted.value {
-                Value::String(name) => Ok(Some(name)),
-                _ => Ok(None),
-            },
+            Ok(converted) => Ok(converted.value.into_string().ok()),
             Err(error) => Err(Problem::new(
                 span,
                 "Incorrect key type",

@@ -59,17 +59,22 @@ pub(super) fn eval_function_call<'a>(call: &'a FunctionCall, scope: &Scope<'a>) 
                 detail.to_string(),
             )
         };
-        match expanded {
-            Value::List(_, elements) | Value::Set(_, elements) | Value::Tuple(elements) => {
-                arguments.extend(elements)
+        let expanded = match expanded.into_elements() {
+            Ok(elements) => {
+                arguments.extend(elements);
+                None
             }
-            Value::Null(_) => {
+            Err(other) => Some(other),
+        };
+        match expanded {
+            None => {}
+            Some(Value::Null(_)) => {
                 return Err(invalid(
                     "The expanding argument (indicated by ...) must not be null.",
                 ))
             }
-            Value::Unknown(_) => return Ok(Cow::Owned(dynamic_value())),
-            _ => {
+            Some(Value::Unknown(_)) => return Ok(Cow::Owned(dynamic_value())),
+            Some(_) => {
                 return Err(invalid(
                     "The expanding argument (indicated by ...) must be a list, a set or a tuple.",
                 ))

@@ -36,7 +36,8 @@ fn element(collection: Cow<'_, Value>, index: usize) -> Option<Cow<'_, Value>> {
         Cow::Borrowed(Value::List(_, elements) | Value::Tuple(elements)) => {
             elements.get(index).map(Cow::Borrowed)
         }
-        Cow::Owned(Value::List(_, mut elements) | Value::Tuple(mut elements)) => {
+        Cow::Owned(owned @ (Value::List(..) | Value::Tuple(_))) => {
+            let mut elements = owned.into_elements().ok()?;
             (index < elements.len()).then(|| Cow::Owned(elements.swap_remove(index)))
         }
         _ => None,
@@ -50,7 +51,8 @@ fn entry<'a>(mapping: Cow<'a, Value>, name: &str) -> Option<Cow<'a, Value>> {
         Cow::Borrowed(Value::Map(_, entries) | Value::Object(entries)) => {
             lookup(entries, name).map(Cow::Borrowed)
         }
-        Cow::Owned(Value::Map(_, mut entries) | Value::Object(mut entries)) => {
+        Cow::Owned(owned @ (Value::Map(..) | Value::Object(_))) => {
+            let mut entries = owned.into_entries().ok()?;
             let name = if unicode_normalization::is_nfc(name) {
                 name.to_string()
             } else {
@@ -195,7 +197,7 @@ fn sequence_index(key: &Value, span: Span) -> Result<Option<usize>, Problem> {
             e.summary
         ))
     })?;
-    match converted.value {
+    match &converted.value {
         Value::Number(n) => {
             if !n.is_integer() {
                 return Err(invalid(
@@ -223,10 +225,7 @@ fn mapping_key(key: &Value, span: Span) -> Result<Option<String>, Problem> {
     match key {
         Value::String(name) => Ok(Some(name.clone())),
         _ => match convert(key, &Type::String) {
-            Ok(converted) => match converted.value {
-                Value::String(name) => Ok(Some(name)),
-                _ => Ok(None),
-            },
+            Ok(converted) => Ok(converted.value.into_string().ok()),
             Err(e) => Err(Problem::new(
                 span,
                 "Invalid index",

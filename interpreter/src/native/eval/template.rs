@@ -166,8 +166,8 @@ fn append_interpolation<'a>(
                 .into(),
         )),
         other => match convert(other, &Type::String) {
-            Ok(converted) => match converted.value {
-                Value::String(text) => output.text.push_str(&text),
+            Ok(converted) => match &converted.value {
+                Value::String(text) => output.text.push_str(text),
                 _ => output.unknown = true,
             },
             Err(e) => {
