@@ -131,8 +131,16 @@ pub fn run(input: &Input) -> Outcome {
         } => value_or_errors(native::eval_template(template, &context(variables))),
         Input::Config {
             syntax: Syntax::Native,
+            extensions,
+            ..
+        } if !extensions.is_empty() => Outcome::Unsupported(format!(
+            "the reference interpreter does not implement the extensions {extensions:?} yet"
+        )),
+        Input::Config {
+            syntax: Syntax::Native,
             config,
             variables,
+            ..
         } => match native::eval_config(config, &context(variables)) {
             Ok(body) => Outcome::Body(body_outcome(body)),
             Err(diagnostics) => errors(diagnostics),

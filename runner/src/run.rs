@@ -203,6 +203,13 @@ pub fn missing_capability(
         | Input::Config { variables, .. } => variables.values().collect(),
         _ => Vec::new(),
     };
+    if let Input::Config { extensions, .. } = &case.input {
+        if let Some(missing) = extensions.iter().find(|e| !capabilities.features.contains(*e)) {
+            return Some(format!(
+                "the implementation does not support the extension `{missing}` (feature `{missing}`)"
+            ));
+        }
+    }
     let needs_unknown = input_values.into_iter().any(value_has_unknown)
         || expectation_has_unknown(case.expectation_for(profile));
     if needs_unknown && !capabilities.features.contains("unknown") {

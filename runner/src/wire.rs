@@ -373,10 +373,14 @@ pub fn request(id: &str, input: &Input) -> Json {
             syntax,
             config,
             variables,
+            extensions,
         } => {
             fields.insert("syntax".into(), json!(syntax.name()));
             fields.insert("config".into(), json!(config));
             fields.insert("variables".into(), variables_to_json(variables));
+            if !extensions.is_empty() {
+                fields.insert("extensions".into(), json!(extensions));
+            }
         }
     }
     out
@@ -463,6 +467,10 @@ pub fn input_from_request(request: &Json) -> Result<Input, String> {
             },
             config: text("config")?,
             variables: variables_from_json(request.get("variables"))?,
+            extensions: match request.get("extensions") {
+                None | Some(Json::Null) => Vec::new(),
+                Some(list) => strings(list, "extensions")?,
+            },
         },
         other => return Err(format!("unknown kind {other:?}")),
     })

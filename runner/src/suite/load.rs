@@ -4,7 +4,9 @@
 //! the file, the line and what to do; nothing is skipped silently.
 
 use super::yaml::{RawCase, RawFile};
-use super::{Case, Input, SuiteFile, Syntax, CASE_KINDS, KNOWN_PROFILES, RESERVED_KINDS};
+use super::{
+    Case, Input, SuiteFile, Syntax, CASE_KINDS, EXTENSIONS, KNOWN_PROFILES, RESERVED_KINDS,
+};
 use crate::requirements::Requirements;
 use hcl_interpreter::operations::Operation;
 use hcl_interpreter::static_analysis::Analysis;
@@ -338,11 +340,12 @@ fn build_input(raw: &RawCase, default_kind: Option<&str>) -> Result<Input, Strin
         ("syntax", raw.syntax.is_some()),
         ("variables", raw.variables.is_some()),
         ("analysis", raw.analysis.is_some()),
+        ("extensions", raw.extensions.is_some()),
     ];
     // Fields a kind may leave out.
     let optional: &[&str] = match kind {
         "expr" | "template" => &["variables"],
-        "config" => &["variables", "syntax"],
+        "config" => &["variables", "syntax", "extensions"],
         "static" => &["syntax"],
         _ => &[],
     };
@@ -428,6 +431,16 @@ fn build_input(raw: &RawCase, default_kind: Option<&str>) -> Result<Input, Strin
             syntax: syntax()?,
             config: raw.config.clone().expect("checked"),
             variables: variables(),
+            extensions: {
+                let extensions = raw.extensions.clone().unwrap_or_default();
+                if let Some(unknown) = extensions.iter().find(|e| !EXTENSIONS.contains(&e.as_str())) {
+                    return Err(format!(
+                        "unknown extension `{unknown}`; the extensions are {}",
+                        EXTENSIONS.join(", ")
+                    ));
+                }
+                extensions
+            },
         },
         _ => {
             let op_name = raw.op.as_deref().expect("checked");

@@ -106,6 +106,8 @@ pub enum Input {
         syntax: Syntax,
         config: String,
         variables: BTreeMap<String, Value>,
+        /// Extensions applied to the body (`dynblock`).
+        extensions: Vec<String>,
     },
 }
 
@@ -155,6 +157,8 @@ pub const CASE_KINDS: &[&str] = &[
     "static",
 ];
 pub const RESERVED_KINDS: &[&str] = &[];
+/// The extensions a `config` case may ask for.
+pub const EXTENSIONS: &[&str] = &["dynblock"];
 
 /// The result of a static analysis, with every expression as its exact
 /// source text and every traversal step as `name`, `.attr` or `[KEY]`.

@@ -606,6 +606,7 @@ pub(crate) struct RawCase {
     pub syntax: Option<String>,
     pub variables: Option<BTreeMap<String, InputValue>>,
     pub analysis: Option<String>,
+    pub extensions: Option<Vec<String>>,
     pub expect: Expectation,
     pub implementation_defined: Option<String>,
     pub profiles: Option<BTreeMap<String, RawProfile>>,
