@@ -131,17 +131,14 @@ pub fn run(input: &Input) -> Outcome {
         } => value_or_errors(native::eval_template(template, &context(variables))),
         Input::Config {
             syntax: Syntax::Native,
-            extensions,
-            ..
-        } if !extensions.is_empty() => Outcome::Unsupported(format!(
-            "the reference interpreter does not implement the extensions {extensions:?} yet"
-        )),
-        Input::Config {
-            syntax: Syntax::Native,
             config,
             variables,
-            ..
-        } => match native::eval_config(config, &context(variables)) {
+            extensions,
+        } => match native::eval_config_with_extensions(
+            config,
+            &context(variables),
+            extensions.iter().any(|e| e == "dynblock"),
+        ) {
             Ok(body) => Outcome::Body(body_outcome(body)),
             Err(diagnostics) => errors(diagnostics),
         },

@@ -204,7 +204,10 @@ pub fn missing_capability(
         _ => Vec::new(),
     };
     if let Input::Config { extensions, .. } = &case.input {
-        if let Some(missing) = extensions.iter().find(|e| !capabilities.features.contains(*e)) {
+        if let Some(missing) = extensions
+            .iter()
+            .find(|e| !capabilities.features.contains(*e))
+        {
             return Some(format!(
                 "the implementation does not support the extension `{missing}` (feature `{missing}`)"
             ));

@@ -55,6 +55,8 @@ struct Process {
     stdin: ChildStdin,
     lines: Receiver<Line>,
     stderr: Arc<Mutex<VecDeque<u8>>>,
+    /// Set when standard error has been read to its end.
+    stderr_done: Arc<std::sync::atomic::AtomicBool>,
     /// How many requests it has answered.
     answered: u64,
 }
@@ -75,12 +77,18 @@ impl Process {
         std::thread::spawn(move || read_lines(stdout, sender));
         let tail = Arc::new(Mutex::new(VecDeque::new()));
         let tail_writer = Arc::clone(&tail);
-        std::thread::spawn(move || keep_tail(stderr, tail_writer));
+        let stderr_done = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let done_writer = Arc::clone(&stderr_done);
+        std::thread::spawn(move || {
+            keep_tail(stderr, tail_writer);
+            done_writer.store(true, Ordering::Release);
+        });
         Ok(Process {
             child,
             stdin,
             lines,
             stderr: tail,
+            stderr_done,
             answered: 0,
         })
     }
@@ -94,7 +102,17 @@ impl Process {
         let _ = self.child.wait();
     }
 
-    fn stderr_tail(&self) -> String {
+    /// The end of standard error; after an exit, once the reader has drained
+    /// what was written (waiting half a second at most).
+    fn stderr_tail(&self, exited: bool) -> String {
+        if exited {
+            for _ in 0..100 {
+                if self.stderr_done.load(Ordering::Acquire) {
+                    break;
+                }
+                std::thread::sleep(Duration::from_millis(5));
+            }
+        }
         let tail = self.stderr.lock().unwrap_or_else(|e| e.into_inner());
         let bytes: Vec<u8> = tail.iter().copied().collect();
         let text = String::from_utf8_lossy(&bytes).trim().to_string();
@@ -221,7 +239,8 @@ impl Pool {
             Exchange::Answer(bytes) => bytes,
             Exchange::TooLong => return Err("its answer to `hello` is too long".into()),
             Exchange::Closed => {
-                let tail = process.stderr_tail();
+                let _ = process.child.wait();
+                let tail = process.stderr_tail(true);
                 return Err(format!("it exited without answering `hello`{tail}"));
             }
             Exchange::TimedOut => {
@@ -293,7 +312,7 @@ impl Pool {
                             return outcome;
                         }
                         Err(why) => {
-                            let why = format!("{why}{}", process.stderr_tail());
+                            let why = format!("{why}{}", process.stderr_tail(false));
                             process.kill();
                             return Outcome::Broken(why);
                         }
@@ -306,7 +325,7 @@ impl Pool {
                     ));
                 }
                 Exchange::TimedOut => {
-                    let tail = process.stderr_tail();
+                    let tail = process.stderr_tail(false);
                     process.kill();
                     return Outcome::TimedOut(format!(
                         "no answer within {:?}; the process was killed{tail}",
@@ -315,7 +334,7 @@ impl Pool {
                 }
                 Exchange::Closed => {
                     let status = process.child.wait().ok();
-                    let tail = process.stderr_tail();
+                    let tail = process.stderr_tail(true);
                     let exited_cleanly = status.is_some_and(|s| s.success());
                     if answered_before > 0 && exited_cleanly {
                         continue;

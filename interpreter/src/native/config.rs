@@ -14,31 +14,45 @@ use super::ast;
 use super::eval::{eval, Scope};
 use super::{Block, Body, Problem};
 use crate::eval_context::EvalContext;
+use crate::value::Value;
+use std::collections::BTreeMap;
 
 /// Evaluates every attribute of a configuration file.
+///
+/// The syntax tree is consumed: each block's tree is dropped as soon as
+/// the block is evaluated, so that the whole tree and the whole result are
+/// not held in memory at once.
 pub(crate) fn evaluate_config_file(
-    file: &ast::ConfigFile,
+    file: ast::ConfigFile,
     ctx: &EvalContext,
 ) -> Result<Body, Problem> {
-    evaluate_body(&file.body, &Scope::Global(ctx))
+    evaluate_body(file.body, &Scope::Global(ctx))
 }
 
-fn evaluate_body(body: &ast::Body, scope: &Scope) -> Result<Body, Problem> {
-    let mut result = Body::default();
-    for attribute in &body.attributes {
-        let value = eval(&attribute.expression, scope)?.into_owned();
-        result.attributes.insert(attribute.name.clone(), value);
-    }
-    for block in &body.blocks {
+fn evaluate_body(body: ast::Body, scope: &Scope) -> Result<Body, Problem> {
+    let mut result = Body {
+        attributes: evaluate_attributes(&body, scope)?,
+        blocks: Vec::with_capacity(body.blocks.len()),
+    };
+    for block in body.blocks {
         result.blocks.push(Block {
-            type_name: block.type_name.clone(),
-            labels: block
-                .labels
-                .iter()
-                .map(|label| label.value.clone())
-                .collect(),
-            body: evaluate_body(&block.body, scope)?,
+            type_name: block.type_name,
+            labels: block.labels.into_iter().map(|label| label.value).collect(),
+            body: evaluate_body(block.body, scope)?,
         });
     }
     Ok(result)
+}
+
+/// Evaluates every attribute of a body in `scope`, in source order.
+pub(crate) fn evaluate_attributes(
+    body: &ast::Body,
+    scope: &Scope,
+) -> Result<BTreeMap<String, Value>, Problem> {
+    let mut attributes = BTreeMap::new();
+    for attribute in &body.attributes {
+        let value = eval(&attribute.expression, scope)?.into_owned();
+        attributes.insert(attribute.name.clone(), value);
+    }
+    Ok(attributes)
 }

@@ -12,14 +12,15 @@
 //! - `eval`: the value of an expression or template in a scope, one module
 //!   per section of § Expressions and § Templates;
 //! - `config`: a configuration file's attributes evaluated, its blocks
-//!   kept.
+//!   kept;
+//! - `dynblock`: the dynamic blocks extension (`dynamic` blocks expanded).
 //!
-//! The public API is [`eval_expression`], [`eval_template`] and
-//! [`eval_config`], and the parse-only [`parse_expression`],
-//! [`parse_template`] and [`parse_config`]. Parse errors have
-//! [`Phase::Parse`], evaluation errors [`Phase::Eval`]; every diagnostic has
-//! a source range. The parser stops at its first error and so does the
-//! evaluator, so there is one diagnostic.
+//! The public API is [`eval_expression`], [`eval_template`],
+//! [`eval_config`] and [`eval_config_with_extensions`], and the parse-only
+//! [`parse_expression`], [`parse_template`] and [`parse_config`]. Parse
+//! errors have [`Phase::Parse`], evaluation errors [`Phase::Eval`]; every
+//! diagnostic has a source range. The parser stops at its first error and
+//! so does the evaluator, so there is one diagnostic.
 //!
 //! # Limits
 //!
@@ -40,8 +41,11 @@
 //!   a value recurses through [`Value`]'s own code: callers handling such
 //!   values need a large stack too. The syntax trees of the parse-only
 //!   entry points drop themselves on a large-stack thread ([`Parsed`]).
-//! - **Size**: a source is held in memory with its tokens and syntax tree,
-//!   about 30 bytes per byte of a typical configuration.
+//! - **Size**: a source is held in memory with its syntax tree (tokens are
+//!   read from the lexer as the parser needs them), about 15 bytes per
+//!   byte of a typical configuration; [`eval_config`] drops each block's
+//!   tree once it is evaluated, so the tree and the result are not both
+//!   held in full.
 //! - **Time**: lexing, parsing and the evaluation of templates and
 //!   expressions are linear in the size of the input (apart from the
 //!   work the program itself asks for, such as nested `for` expressions).
@@ -51,6 +55,7 @@
 
 pub mod ast;
 mod config;
+mod dynblock;
 mod eval;
 pub mod lexer;
 mod parser;
@@ -127,7 +132,29 @@ pub fn eval_template(source: &str, ctx: &EvalContext) -> Result<Value, Diagnosti
 pub fn eval_config(source: &str, ctx: &EvalContext) -> Result<Body, Diagnostics> {
     on_large_stack(|depth_limit| {
         let parsed = parse_phase(source, depth_limit, parser::parse_config_file)?;
-        config::evaluate_config_file(&parsed.tree, ctx)
+        config::evaluate_config_file(parsed.tree, ctx)
+            .map_err(|p| p.into_diagnostics(source, Phase::Eval))
+    })
+}
+
+/// Parses a configuration file, then evaluates every attribute in `ctx`;
+/// with `dynblock`, every `dynamic` block is first replaced by the blocks
+/// it generates (the dynamic blocks extension, in every body at every
+/// depth). Without extensions this is [`eval_config`].
+///
+/// Spec: hclsyntax-spec.md § Structural Elements;
+/// ext-dynblock-README.md § HCL Dynamic Blocks Extension
+pub fn eval_config_with_extensions(
+    source: &str,
+    ctx: &EvalContext,
+    dynblock: bool,
+) -> Result<Body, Diagnostics> {
+    if !dynblock {
+        return eval_config(source, ctx);
+    }
+    on_large_stack(|depth_limit| {
+        let parsed = parse_phase(source, depth_limit, parser::parse_config_file)?;
+        dynblock::evaluate_config_file(&parsed.tree, ctx)
             .map_err(|p| p.into_diagnostics(source, Phase::Eval))
     })
 }

@@ -24,7 +24,7 @@ const KINDS: &[&str] = &[
     "config",
     "static",
 ];
-const FEATURES: &[&str] = &["unknown", "safety", "ranges"];
+const FEATURES: &[&str] = &["unknown", "safety", "ranges", "dynblock"];
 
 fn respond(line: &str) -> Json {
     let request: Json = match serde_json::from_str(line) {

@@ -433,7 +433,10 @@ fn build_input(raw: &RawCase, default_kind: Option<&str>) -> Result<Input, Strin
             variables: variables(),
             extensions: {
                 let extensions = raw.extensions.clone().unwrap_or_default();
-                if let Some(unknown) = extensions.iter().find(|e| !EXTENSIONS.contains(&e.as_str())) {
+                if let Some(unknown) = extensions
+                    .iter()
+                    .find(|e| !EXTENSIONS.contains(&e.as_str()))
+                {
                     return Err(format!(
                         "unknown extension `{unknown}`; the extensions are {}",
                         EXTENSIONS.join(", ")

@@ -11,8 +11,9 @@
 // dispatch; values.go decodes and encodes types and values; kinds.go answers
 // the type-system kinds (convert, unify, identical, matches, operation);
 // native.go answers the native-syntax kinds (expr, template, config) and
-// turns HCL diagnostics into error answers; static.go answers the static
-// analyses (static).
+// turns HCL diagnostics into error answers; dynblock.go reads config bodies
+// through the dynblock extension; static.go answers the static analyses
+// (static).
 package main
 
 import (
@@ -51,6 +52,9 @@ type request struct {
 	Config    *string              `json:"config"`
 	Syntax    string               `json:"syntax"`
 	Variables map[string]wireValue `json:"variables"`
+
+	// config: the extensions to apply to the body ("dynblock").
+	Extensions []string `json:"extensions"`
 
 	// static: the analysis to apply to the expression.
 	Analysis string `json:"analysis"`
@@ -220,6 +224,6 @@ func hello(req request) answer {
 	return answer{ID: req.ID, Name: adapterName, Version: adapterVersion,
 		Capabilities: &capabilities{
 			Kinds:    []string{"convert", "unify", "identical", "matches", "operation", "expr", "template", "config", "static"},
-			Features: []string{"unknown", "safety", "ranges"},
+			Features: []string{"unknown", "safety", "ranges", "dynblock"},
 		}}
 }

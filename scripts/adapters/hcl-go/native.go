@@ -101,10 +101,18 @@ func evalSource(req request, phase *string, src []byte,
 // evalConfig parses a native-syntax configuration file and evaluates every
 // attribute of its body and of the bodies of its blocks, at every depth.
 // All of them are evaluated even after one fails, so the error answer has
-// the diagnostics of every attribute.
+// the diagnostics of every attribute. With the dynblock extension the body
+// is read through dynblock.Expand instead (dynblock.go).
 func evalConfig(req request, phase *string) answer {
 	if req.Syntax != "native" {
 		return answer{ID: req.ID, Unsupported: fmt.Sprintf("hcl-go answers config requests in the native syntax only, not %q", req.Syntax)}
+	}
+	dynamicBlocks := false
+	for _, extension := range req.Extensions {
+		if extension != "dynblock" {
+			return answer{ID: req.ID, Unsupported: fmt.Sprintf("hcl-go does not know the extension %q", extension)}
+		}
+		dynamicBlocks = true
 	}
 	src := sourceText(req.Config, "config")
 	ctx := evalContext(req)
@@ -117,6 +125,9 @@ func evalConfig(req request, phase *string) answer {
 		panic(fmt.Sprintf("hclsyntax.ParseConfig returned a body of type %T", file.Body))
 	}
 	*phase = "eval"
+	if dynamicBlocks {
+		return expandDynamicBlocks(req, body, ctx)
+	}
 	var evalDiags hcl.Diagnostics
 	out := evalBody(body, ctx, &evalDiags)
 	if evalDiags.HasErrors() {

@@ -210,47 +210,69 @@ pub enum StartMode {
 }
 
 /// The lexer's state: the source, the position, the mode stack and the
-/// tokens so far.
-struct Lexer<'s> {
+/// token of the last step.
+///
+/// Tokens are produced one at a time ([`Lexer::next_token`]), as the
+/// parser asks for them, so the whole token sequence is never held in
+/// memory.
+pub struct Lexer<'s> {
     source: &'s str,
     bytes: &'s [u8],
     pos: usize,
     modes: Vec<Mode>,
-    tokens: Vec<Token>,
+    /// The token the last step emitted, not yet returned.
+    emitted: Option<Token>,
 }
 
 /// Splits a source text into tokens, the last of which is
 /// [`TokenKind::Eof`].
 pub fn lex(source: &str, start: StartMode) -> Vec<Token> {
-    let bottom = match start {
-        StartMode::ConfigFile => Mode::ConfigFile,
-        StartMode::TemplateFile => Mode::TemplateFile,
-    };
-    let mut lexer = Lexer {
-        source,
-        bytes: source.as_bytes(),
-        pos: 0,
-        modes: vec![bottom],
-        tokens: Vec::with_capacity(source.len() / 3 + 16),
-    };
+    let mut lexer = Lexer::new(source, start);
+    let mut tokens = Vec::new();
     loop {
-        let before = lexer.tokens.len();
-        match lexer.mode() {
-            Mode::ConfigFile => config_file::step(&mut lexer, false),
-            Mode::Template => config_file::step(&mut lexer, true),
-            Mode::TemplateFile => template_file::step(&mut lexer),
-            Mode::QuotedTemplate => quoted_template::step(&mut lexer),
-            Mode::Heredoc { identifier, flush } => heredoc::step(&mut lexer, identifier, flush),
-        }
-        debug_assert!(lexer.tokens.len() > before, "every step emits a token");
-        if lexer.tokens.last().map(|t| t.kind) == Some(TokenKind::Eof) {
-            break;
+        let token = lexer.next_token();
+        tokens.push(token);
+        if token.kind == TokenKind::Eof {
+            return tokens;
         }
     }
-    lexer.tokens
 }
 
 impl<'s> Lexer<'s> {
+    /// A lexer at the start of `source`, with `start` at the bottom of the
+    /// mode stack.
+    pub fn new(source: &'s str, start: StartMode) -> Lexer<'s> {
+        let bottom = match start {
+            StartMode::ConfigFile => Mode::ConfigFile,
+            StartMode::TemplateFile => Mode::TemplateFile,
+        };
+        Lexer {
+            source,
+            bytes: source.as_bytes(),
+            pos: 0,
+            modes: vec![bottom],
+            emitted: None,
+        }
+    }
+
+    /// The next token. After the end of the source, [`TokenKind::Eof`]
+    /// again.
+    pub fn next_token(&mut self) -> Token {
+        loop {
+            if let Some(token) = self.emitted.take() {
+                return token;
+            }
+            match self.mode() {
+                Mode::ConfigFile => config_file::step(self, false),
+                Mode::Template => config_file::step(self, true),
+                Mode::TemplateFile => template_file::step(self),
+                Mode::QuotedTemplate => quoted_template::step(self),
+                Mode::Heredoc { identifier, flush } => heredoc::step(self, identifier, flush),
+            }
+            debug_assert!(self.emitted.is_some(), "every step emits a token");
+        }
+    }
+
     /// "The algorithm for retrieving the next token shall consider the
     /// topmost mode on the stack."
     fn mode(&self) -> Mode {
@@ -268,9 +290,11 @@ impl<'s> Lexer<'s> {
         }
     }
 
-    /// Emits a token from `start` to the current position.
+    /// Emits a token from `start` to the current position. A step emits
+    /// one token.
     fn emit(&mut self, kind: TokenKind, start: usize) {
-        self.tokens.push(Token {
+        debug_assert!(self.emitted.is_none(), "a step emits one token");
+        self.emitted = Some(Token {
             kind,
             span: Span::new(start, self.pos),
         });

@@ -222,7 +222,7 @@ fn parse_splat(
     let open = p.next();
     p.next(); // `*`
     let marker_span = match kind {
-        SplatKind::AttributeOnly => open.span.to(p.tokens[p.position - 1].span),
+        SplatKind::AttributeOnly => open.span.to(p.previous().span),
         SplatKind::Full => {
             let close = p.expect(
                 TokenKind::CloseBracket,

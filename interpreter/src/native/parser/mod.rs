@@ -2,7 +2,8 @@
 //!
 //! Spec: hclsyntax-spec.md § Structural Elements, § Expressions, § Templates
 //!
-//! A recursive-descent parser over the token vector of [`super::lexer`]:
+//! A recursive-descent parser over the tokens of [`super::lexer`], read
+//! from the lexer as they are needed (a few tokens ahead at most):
 //! - [`structure`]: configuration files, bodies, attributes and blocks;
 //! - [`expression`]: the conditional and binary operators, unary operators,
 //!   and the postfix index, attribute access and splat operators;
@@ -27,9 +28,10 @@ mod template;
 mod term;
 
 use super::ast::{ConfigFile, Expression, Template};
-use super::lexer::{lex, Invalid, StartMode, Token, TokenKind};
+use super::lexer::{Invalid, Lexer, StartMode, Token, TokenKind};
 use super::source::Span;
 use super::Problem;
+use std::collections::VecDeque;
 
 /// What a parse produced, and the deepest nesting it reached.
 pub(crate) struct ParseOutput<T> {
@@ -86,9 +88,14 @@ pub(crate) fn parse_template_source(
 /// The parser's state.
 pub(crate) struct Parser<'s> {
     source: &'s str,
-    tokens: Vec<Token>,
-    /// The index of the next token.
-    position: usize,
+    lexer: Lexer<'s>,
+    /// The next token, newlines included.
+    current: Token,
+    /// The tokens after `current` already read from the lexer (by
+    /// [`Parser::peek_second`]).
+    ahead: VecDeque<Token>,
+    /// The last token consumed (or skipped as an insignificant newline).
+    previous: Token,
     /// Whether [`TokenKind::Newline`] tokens are seen (or skipped).
     newlines_significant: bool,
     /// The current nesting depth.
@@ -100,10 +107,16 @@ pub(crate) struct Parser<'s> {
 
 impl<'s> Parser<'s> {
     fn new(source: &'s str, start: StartMode, depth_limit: usize) -> Parser<'s> {
+        let mut lexer = Lexer::new(source, start);
         Parser {
             source,
-            tokens: lex(source, start),
-            position: 0,
+            current: lexer.next_token(),
+            lexer,
+            ahead: VecDeque::new(),
+            previous: Token {
+                kind: TokenKind::Eof,
+                span: Span::at(0),
+            },
             newlines_significant: true,
             depth: 0,
             max_depth: 0,
@@ -118,29 +131,42 @@ impl<'s> Parser<'s> {
         }
     }
 
+    /// Consumes the next token, newlines included.
+    fn advance(&mut self) {
+        let following = match self.ahead.pop_front() {
+            Some(token) => token,
+            None => self.lexer.next_token(),
+        };
+        self.previous = std::mem::replace(&mut self.current, following);
+    }
+
     /// The next token, skipping newlines where they are not significant.
     fn peek(&mut self) -> Token {
         if !self.newlines_significant {
-            while self.tokens[self.position].kind == TokenKind::Newline {
-                self.position += 1;
+            while self.current.kind == TokenKind::Newline {
+                self.advance();
             }
         }
-        self.tokens[self.position]
+        self.current
     }
 
     /// The token after the next one (newlines skipped as by `peek`).
     fn peek_second(&mut self) -> Token {
-        self.peek();
-        let mut at = self.position;
-        if self.tokens[at].kind != TokenKind::Eof {
+        if self.peek().kind == TokenKind::Eof {
+            return self.current;
+        }
+        let mut at = 0;
+        loop {
+            while self.ahead.len() <= at {
+                let token = self.lexer.next_token();
+                self.ahead.push_back(token);
+            }
+            let token = self.ahead[at];
+            if self.newlines_significant || token.kind != TokenKind::Newline {
+                return token;
+            }
             at += 1;
         }
-        if !self.newlines_significant {
-            while self.tokens[at].kind == TokenKind::Newline {
-                at += 1;
-            }
-        }
-        self.tokens[at]
     }
 
     /// Consumes and returns the next token. The end of the source is never
@@ -148,14 +174,24 @@ impl<'s> Parser<'s> {
     fn next(&mut self) -> Token {
         let token = self.peek();
         if token.kind != TokenKind::Eof {
-            self.position += 1;
+            self.advance();
         }
         token
     }
 
+    /// The last token consumed, or skipped as an insignificant newline.
+    fn previous(&self) -> Token {
+        self.previous
+    }
+
     /// The source text of a token.
     fn text(&self, token: Token) -> &'s str {
-        &self.source[token.span.start..token.span.end]
+        self.text_of(token.span)
+    }
+
+    /// The source text of a span.
+    fn text_of(&self, span: Span) -> &'s str {
+        &self.source[span.start..span.end]
     }
 
     /// Whether the next token is the identifier `keyword`.

@@ -19,7 +19,7 @@ use crate::native::ast::{Attribute, Block, Body, ConfigFile, Label};
 use crate::native::lexer::{decode_escape, TokenKind};
 use crate::native::source::Span;
 use crate::native::Problem;
-use std::collections::HashMap;
+use std::collections::HashSet;
 
 /// Where a body ends.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -59,7 +59,7 @@ fn parse_body(p: &mut Parser, end: BodyEnd) -> Result<Body, Problem> {
     let start = p.peek().span;
     p.enter(start)?;
     let mut body = Body::default();
-    let mut defined: HashMap<String, Span> = HashMap::new();
+    let mut defined: HashSet<&str> = HashSet::new();
     loop {
         let token = p.peek();
         match (token.kind, end) {
@@ -69,6 +69,9 @@ fn parse_body(p: &mut Parser, end: BodyEnd) -> Result<Body, Problem> {
             (TokenKind::Eof, BodyEnd::EndOfFile)
             | (TokenKind::CloseBrace, BodyEnd::CloseBrace { .. }) => {
                 body.span = start.to(token.span);
+                // The tree is kept for evaluation: no spare capacity.
+                body.attributes.shrink_to_fit();
+                body.blocks.shrink_to_fit();
                 break;
             }
             (TokenKind::Eof, BodyEnd::CloseBrace { open }) => {
@@ -99,7 +102,7 @@ fn parse_body(p: &mut Parser, end: BodyEnd) -> Result<Body, Problem> {
                 }
                 if second.kind == TokenKind::Assign {
                     let attribute = parse_attribute(p, false)?;
-                    if defined.contains_key(&attribute.name) {
+                    if !defined.insert(p.text_of(attribute.name_span)) {
                         return Err(Problem::new(
                             attribute.name_span,
                             "Attribute redefined",
@@ -109,7 +112,6 @@ fn parse_body(p: &mut Parser, end: BodyEnd) -> Result<Body, Problem> {
                             ),
                         ));
                     }
-                    defined.insert(attribute.name.clone(), attribute.name_span);
                     body.attributes.push(attribute);
                 } else {
                     body.blocks.push(parse_block(p)?);
@@ -263,9 +265,7 @@ fn parse_block(p: &mut Parser) -> Result<Block, Problem> {
             ))
         }
     };
-    let span = type_token
-        .span
-        .to(p.tokens[p.position.saturating_sub(1)].span);
+    let span = type_token.span.to(p.previous().span);
     end_of_line(
         p,
         "Missing newline after block definition",

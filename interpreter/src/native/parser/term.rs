@@ -229,6 +229,7 @@ fn parse_function_call(p: &mut Parser, name: Token) -> Result<Expression, Proble
             }
         };
         p.restore_newlines(saved);
+        arguments.shrink_to_fit();
         Ok(Expression::FunctionCall(Box::new(FunctionCall {
             name: p.text(name).to_string(),
             name_span: name.span,
@@ -288,6 +289,7 @@ fn parse_tuple(p: &mut Parser) -> Result<Expression, Problem> {
             }
         }
     };
+    elements.shrink_to_fit();
     Ok(Expression::Tuple(Box::new(Tuple {
         elements,
         span: open.span.to(close.span),
@@ -361,7 +363,7 @@ fn parse_object(p: &mut Parser) -> Result<Expression, Problem> {
             let value = parse_expression(p)?;
             items.push(ObjectItem { key, value });
             let separator = p.peek();
-            let after_line_break = p.tokens[p.position - 1].kind == TokenKind::Newline;
+            let after_line_break = p.previous().kind == TokenKind::Newline;
             match separator.kind {
                 TokenKind::Comma => {
                     p.next();
@@ -379,6 +381,7 @@ fn parse_object(p: &mut Parser) -> Result<Expression, Problem> {
                 }
             }
         };
+    items.shrink_to_fit();
     Ok(Expression::Object(Box::new(Object {
         items,
         span: open.span.to(close.span),

@@ -84,7 +84,7 @@ pub(super) fn parse_directive(p: &mut Parser, opener: Token, strip: bool) -> Res
         let what = format!("{} directive", p.text(keyword));
         let after = close_sequence(p, opener, End::File, &what)?;
         p.restore_newlines(saved);
-        let span = opener.span.to(p.tokens[p.position - 1].span);
+        let span = opener.span.to(p.previous().span);
         let strip = Strip {
             before: strip,
             after,
@@ -271,6 +271,7 @@ pub(super) fn build_template(
             format!("The {keyword} directive is missing its corresponding {closing} directive."),
         ));
     }
+    parts.shrink_to_fit();
     Ok(Template { parts, span })
 }
 

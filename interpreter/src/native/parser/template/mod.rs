@@ -260,7 +260,7 @@ fn parse_interpolation(
     {
         let expression = parse_expression(p)?;
         let strip_after = close_sequence(p, opener, end, "interpolation")?;
-        let span = opener.span.to(p.tokens[p.position - 1].span);
+        let span = opener.span.to(p.previous().span);
         p.restore_newlines(saved);
         Ok(Item::Interpolation {
             interpolation: Interpolation { expression, span },
