@@ -22,13 +22,16 @@
 //! - [`functions`]: § Functions and Function Calls, and the conformance
 //!   function table.
 //!
-//! The native syntax (`hclsyntax-spec.md`): [`native`].
+//! The native syntax (`hclsyntax-spec.md`): [`native`]. The JSON syntax
+//! (`json-spec.md`): [`json`] (values, expressions and static analysis; the
+//! body mapping comes next).
 
 pub mod convert;
 pub mod diagnostic;
 pub mod equality;
 pub mod eval_context;
 pub mod functions;
+pub mod json;
 pub mod native;
 pub mod number;
 pub mod operations;

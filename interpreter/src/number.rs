@@ -24,7 +24,7 @@
 //! SPEC-GAP(spec-notes/gaps/numbers.md)
 
 use bigdecimal::num_bigint::{BigInt, Sign};
-use bigdecimal::{BigDecimal, RoundingMode, Signed, Zero};
+use bigdecimal::{BigDecimal, RoundingMode, Signed, ToPrimitive, Zero};
 use std::cmp::Ordering;
 use std::fmt;
 use std::num::NonZeroU64;
@@ -72,9 +72,20 @@ impl fmt::Display for NumberError {
 
 impl std::error::Error for NumberError {}
 
-/// The number of decimal digits of a non-zero integer.
-fn decimal_digits(n: &BigInt) -> i64 {
-    BigDecimal::new(n.clone(), 0).digits() as i64
+/// `d` with the trailing zeros of its mantissa stripped, as
+/// `BigDecimal::normalized` does; that goes through the decimal digits, so it
+/// is called only when there is a trailing zero to strip.
+fn without_trailing_zeros(d: BigDecimal) -> BigDecimal {
+    let (mantissa, _) = d.as_bigint_and_scale();
+    let last_digit_is_zero = match mantissa.to_i64() {
+        Some(small) => small % 10 == 0,
+        None => (mantissa.as_ref() % 10u32).is_zero(),
+    };
+    if last_digit_is_zero {
+        d.normalized()
+    } else {
+        d
+    }
 }
 
 fn power_of_ten(exponent: u64) -> BigInt {
@@ -94,8 +105,8 @@ impl Number {
         if d.is_zero() {
             return Ok(Number::zero());
         }
-        let (mantissa, scale) = d.as_bigint_and_exponent();
-        let digits = decimal_digits(&mantissa);
+        let scale = d.fractional_digit_count();
+        let digits = d.digits() as i64;
         // The decimal exponent of the leading digit.
         let adjusted = digits - 1 - scale;
         if adjusted >= MAX_INTEGER_DIGITS {
@@ -107,22 +118,23 @@ impl Number {
         if scale > 0 && adjusted < MIN_EXPONENT {
             return Ok(Number::zero());
         }
-        let d = d.normalized();
-        let (_, scale) = d.as_bigint_and_exponent();
+        let d = without_trailing_zeros(d);
+        let scale = d.fractional_digit_count();
         if scale > 0 && digits as u64 > PRECISION {
             // "A non-integer number is rounded to the nearest possible value
             // when a value is of too high a precision to be represented."
             let precision = NonZeroU64::new(PRECISION).expect("non-zero");
-            return Ok(Number::Finite(
-                d.with_precision_round(precision, RoundingMode::HalfEven)
-                    .normalized(),
-            ));
+            return Ok(Number::Finite(without_trailing_zeros(
+                d.with_precision_round(precision, RoundingMode::HalfEven),
+            )));
         }
         Ok(Number::Finite(d))
     }
 
+    /// An integer, in the normalized form every number keeps (trailing
+    /// zeros stripped: 8000 is 8 × 10^3).
     pub fn from_i64(n: i64) -> Number {
-        Number::Finite(BigDecimal::from(n))
+        Number::finite(BigDecimal::from(n)).expect("an i64 is far below the limits")
     }
 
     /// Reads a decimal numeral: `-?[0-9]+(\.[0-9]+)?`, followed when
@@ -398,7 +410,7 @@ fn divide_finite(a: &BigDecimal, b: &BigDecimal) -> Result<Number, NumberError> 
     // Scale the dividend so the integer quotient has at least PRECISION + 2
     // digits, then keep a sticky digit for a non-zero remainder so that the
     // final rounding to PRECISION digits is correct.
-    let extra = (PRECISION as i64 + 2 + decimal_digits(&mb) - decimal_digits(&ma)).max(0);
+    let extra = (PRECISION as i64 + 2 + b.digits() as i64 - a.digits() as i64).max(0);
     let numerator = ma * power_of_ten(extra as u64);
     let quotient = &numerator / &mb;
     let remainder = &numerator - &quotient * &mb;
@@ -469,6 +481,21 @@ mod tests {
         assert_eq!(n("-12.500").to_decimal_string(), "-12.5");
         assert_eq!(n("1e3").to_decimal_string(), "1000");
         assert_eq!(n("0.000").to_decimal_string(), "0");
+    }
+
+    #[test]
+    fn equal_numbers_have_equal_representations() {
+        for (a, b) in [
+            (Number::from_i64(8000), n("8e3")),
+            (Number::from_i64(-120), n("-120.00")),
+        ] {
+            match (a, b) {
+                (Number::Finite(x), Number::Finite(y)) => {
+                    assert_eq!(x.as_bigint_and_exponent(), y.as_bigint_and_exponent())
+                }
+                other => panic!("{other:?}"),
+            }
+        }
     }
 
     #[test]

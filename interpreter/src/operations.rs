@@ -16,6 +16,7 @@ use crate::equality::{equal, Truth};
 use crate::number::Number;
 use crate::types::Type;
 use crate::value::Value;
+use std::borrow::Cow;
 
 /// An operation, named as the suite names it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -111,11 +112,11 @@ pub fn apply(op: Operation, operands: &[Value]) -> Result<Value, Diagnostic> {
             Truth::Unknown => Value::Unknown(Type::Bool),
         }),
         Operation::Negate => arithmetic(operands, |n| Ok(n[0].negate())),
-        Operation::Add => arithmetic(operands, |n| n[0].add(&n[1])),
-        Operation::Subtract => arithmetic(operands, |n| n[0].subtract(&n[1])),
-        Operation::Multiply => arithmetic(operands, |n| n[0].multiply(&n[1])),
-        Operation::Divide => arithmetic(operands, |n| n[0].divide(&n[1])),
-        Operation::Modulo => arithmetic(operands, |n| n[0].remainder(&n[1])),
+        Operation::Add => arithmetic(operands, |n| n[0].add(n[1])),
+        Operation::Subtract => arithmetic(operands, |n| n[0].subtract(n[1])),
+        Operation::Multiply => arithmetic(operands, |n| n[0].multiply(n[1])),
+        Operation::Divide => arithmetic(operands, |n| n[0].divide(n[1])),
+        Operation::Modulo => arithmetic(operands, |n| n[0].remainder(n[1])),
         Operation::Less => comparison(operands, |a, b| a < b),
         Operation::LessOrEqual => comparison(operands, |a, b| a <= b),
         Operation::Greater => comparison(operands, |a, b| a > b),
@@ -132,16 +133,29 @@ pub fn apply(op: Operation, operands: &[Value]) -> Result<Value, Diagnostic> {
 /// an arithmetic operator is an unknown number or a value of the dynamic
 /// pseudo-type, the result is an unknown number" (likewise for the others).
 /// A null operand is an error: it is no number. SPEC-GAP(spec-notes/gaps/operand-conversion.md)
-fn operands_of(operands: &[Value], ty: &Type) -> Result<Option<Vec<Value>>, Diagnostic> {
+///
+/// An operand already of type `ty` is borrowed: converting it would give a
+/// copy of it.
+fn operands_of<'v>(
+    operands: &'v [Value],
+    ty: &Type,
+) -> Result<Option<Vec<Cow<'v, Value>>>, Diagnostic> {
     let mut converted = Vec::with_capacity(operands.len());
     let mut unknown = false;
     for operand in operands {
         if operand.is_null() {
             return Err(eval_error(format!("a null value cannot be a {ty} operand")));
         }
-        let value = convert(operand, ty)
-            .map_err(|d| eval_error(format!("invalid operand: {}", d.summary)))?
-            .value;
+        let value = match (operand, ty) {
+            (Value::Number(_), Type::Number) | (Value::Bool(_), Type::Bool) => {
+                Cow::Borrowed(operand)
+            }
+            _ => Cow::Owned(
+                convert(operand, ty)
+                    .map_err(|d| eval_error(format!("invalid operand: {}", d.summary)))?
+                    .value,
+            ),
+        };
         unknown |= value.is_unknown();
         converted.push(value);
     }
@@ -150,15 +164,15 @@ fn operands_of(operands: &[Value], ty: &Type) -> Result<Option<Vec<Value>>, Diag
 
 fn arithmetic(
     operands: &[Value],
-    f: impl Fn(&[Number]) -> Result<Number, crate::number::NumberError>,
+    f: impl Fn(&[&Number]) -> Result<Number, crate::number::NumberError>,
 ) -> Result<Value, Diagnostic> {
     let Some(values) = operands_of(operands, &Type::Number)? else {
         return Ok(Value::Unknown(Type::Number));
     };
-    let numbers: Vec<Number> = values
+    let numbers: Vec<&Number> = values
         .iter()
-        .map(|v| match v {
-            Value::Number(n) => n.clone(),
+        .map(|v| match v.as_ref() {
+            Value::Number(n) => n,
             _ => unreachable!("converted to number"),
         })
         .collect();
@@ -174,7 +188,7 @@ fn comparison(
     let Some(values) = operands_of(operands, &Type::Number)? else {
         return Ok(Value::Unknown(Type::Bool));
     };
-    match (&values[0], &values[1]) {
+    match (values[0].as_ref(), values[1].as_ref()) {
         (Value::Number(a), Value::Number(b)) => Ok(Value::Bool(f(a, b))),
         _ => unreachable!("converted to number"),
     }
@@ -186,7 +200,7 @@ fn logic(operands: &[Value], f: impl Fn(&[bool]) -> bool) -> Result<Value, Diagn
     };
     let bools: Vec<bool> = values
         .iter()
-        .map(|v| matches!(v, Value::Bool(true)))
+        .map(|v| matches!(v.as_ref(), Value::Bool(true)))
         .collect();
     Ok(Value::Bool(f(&bools)))
 }

@@ -76,16 +76,16 @@ impl std::error::Error for CallError {}
 ///
 /// Spec: spec.md § Functions and Function Calls
 pub fn exists(name: &str) -> bool {
-    lookup(name).is_some()
+    table::function(name).is_some()
 }
 
 /// Calls the function `name` of the function table with `args`.
 ///
 /// Spec: spec.md § Functions and Function Calls
 pub fn call(name: &str, args: &[Value]) -> Result<Value, CallError> {
-    let function = lookup(name)
+    let function = table::function(name)
         .ok_or_else(|| CallError::new(format!("there is no function named {name:?}")))?;
-    call_function(&function, args)
+    call_function(function, args)
 }
 
 #[cfg(test)]

@@ -10,6 +10,7 @@
 
 use super::definition::Function;
 use super::{collection, general, number, string};
+use std::sync::OnceLock;
 
 /// The names of the table's functions.
 pub const NAMES: [&str; 10] = [
@@ -18,6 +19,17 @@ pub const NAMES: [&str; 10] = [
 
 /// The table's function of this name.
 pub fn lookup(name: &str) -> Option<Function> {
+    function(name).cloned()
+}
+
+/// The table's function of this name, built once.
+pub(crate) fn function(name: &str) -> Option<&'static Function> {
+    static TABLE: OnceLock<[Function; NAMES.len()]> = OnceLock::new();
+    let table = TABLE.get_or_init(|| NAMES.map(build));
+    table.iter().find(|function| function.name == name)
+}
+
+fn build(name: &str) -> Function {
     let function = match name {
         "upper" => string::upper(),
         "lower" => string::lower(),
@@ -29,8 +41,8 @@ pub fn lookup(name: &str) -> Option<Function> {
         "concat" => collection::concat(),
         "keys" => collection::keys(),
         "coalesce" => general::coalesce(),
-        _ => return None,
+        _ => unreachable!("{name} is in NAMES"),
     };
     debug_assert_eq!(function.name, name);
-    Some(function)
+    function
 }

@@ -1,0 +1,225 @@
+//! JSON values interpreted as HCL expressions.
+//!
+//! Spec: json-spec.md § Expressions
+//!
+//! > JSON lacks a native expression syntax, so the HCL JSON syntax instead
+//! > defines a mapping for each of the JSON value types, including a special
+//! > mapping for strings that allows optional use of arbitrary expressions.
+//!
+//! The mode is the caller's: without an evaluation context, literal-only
+//! mode; with one, full expression mode ("it is an error for the calling
+//! application to enable this mode and yet provide a variable scope", so
+//! the context's presence is the mode). Evaluation stops at the first
+//! error.
+
+use super::on_large_stack;
+use super::parser::{parse_json_text, Node, NodeKind, Property};
+use super::string::ContentMap;
+use crate::convert::convert;
+use crate::diagnostic::{Diagnostic, Phase, Range};
+use crate::eval_context::EvalContext;
+use crate::types::Type;
+use crate::value::{nfc, Value};
+use std::collections::BTreeMap;
+
+/// Parses a JSON text and evaluates it as an expression: in literal-only
+/// mode when `ctx` is `None`, in full expression mode in `ctx` otherwise.
+///
+/// Parse errors have [`Phase::Parse`] (a template in a string that does
+/// not parse included), evaluation errors [`Phase::Eval`]; every
+/// diagnostic has a range in `source`.
+///
+/// Spec: json-spec.md § Expressions; spec.md § Expression Evaluation
+pub fn eval_expression(source: &str, ctx: Option<&EvalContext>) -> Result<Value, Vec<Diagnostic>> {
+    on_large_stack(|| {
+        let node = parse_json_text(source).map_err(|d| vec![d])?;
+        eval_node(&node, source, ctx)
+    })
+}
+
+/// The value of a node, on a stack large enough for its depth.
+pub(crate) fn eval_node(
+    node: &Node,
+    source: &str,
+    ctx: Option<&EvalContext>,
+) -> Result<Value, Vec<Diagnostic>> {
+    match &node.kind {
+        NodeKind::Object(properties) => eval_object(properties, source, ctx),
+        NodeKind::Array(elements) => eval_array(elements, source, ctx),
+        NodeKind::String(text) => eval_string(text, node.range, source, ctx),
+        // "When interpreted as an expression, a JSON number represents a HCL
+        // number value."
+        NodeKind::Number(n) => Ok(Value::Number(n.clone())),
+        // "The JSON boolean values `true` and `false`, when interpreted as
+        // expressions, represent the corresponding HCL boolean values."
+        NodeKind::Bool(b) => Ok(Value::Bool(*b)),
+        // "The JSON value `null`, when interpreted as an expression,
+        // represents a HCL null value of the dynamic pseudo-type."
+        NodeKind::Null => Ok(Value::Null(Type::Dynamic)),
+    }
+}
+
+/// "When interpreted as an expression, a JSON object represents a value of
+/// a HCL object type."
+///
+/// Each property name is a string expression, converted to string; then
+/// each value is evaluated, in source order.
+/// - "If any evaluated property name strings produce null values, an error
+///   is produced"; so does a name that does not convert to string.
+/// - "If any produce _unknown_ values, the _entire object's_ result is an
+///   unknown value of the dynamic pseudo-type". The other properties are
+///   still evaluated, so that their errors are reported.
+/// - "It is an error to define the same property name multiple times
+///   within a single JSON object interpreted as an expression. In full
+///   expression mode, this constraint applies to the name expression
+///   results after conversion to string." Names are compared as HCL
+///   strings (after NFC normalization), in both modes: two names that
+///   differ only in normalization would name the same attribute.
+///   SPEC-GAP(spec-notes/gaps/json-object-duplicate-names.md)
+///
+/// Spec: json-spec.md § Objects
+fn eval_object(
+    properties: &[Property],
+    source: &str,
+    ctx: Option<&EvalContext>,
+) -> Result<Value, Vec<Diagnostic>> {
+    let mut attributes = BTreeMap::new();
+    let mut unknown = false;
+    for property in properties {
+        let name = eval_property_name(property, source, ctx)?;
+        let value = eval_node(&property.value, source, ctx)?;
+        let Some(name) = name else {
+            unknown = true;
+            continue;
+        };
+        if attributes.contains_key(&name) {
+            return Err(eval_error(
+                property.name_range,
+                "Duplicate object attribute",
+                format!("The attribute {name:?} is defined more than once in this object."),
+            ));
+        }
+        attributes.insert(name, value);
+    }
+    if unknown {
+        return Ok(Value::Unknown(Type::Dynamic));
+    }
+    Ok(Value::Object(attributes))
+}
+
+/// The attribute name a property gives: "The property name string given
+/// in the JSON input is interpreted as a string expression as described
+/// below, and its result is converted to string as defined by the
+/// syntax-agnostic information model. If such a conversion is not
+/// possible, an error is produced and evaluation fails." `None` when the
+/// name is unknown.
+///
+/// Spec: json-spec.md § Objects
+fn eval_property_name(
+    property: &Property,
+    source: &str,
+    ctx: Option<&EvalContext>,
+) -> Result<Option<String>, Vec<Diagnostic>> {
+    let range = property.name_range;
+    let v = eval_string(&property.name, range, source, ctx)?;
+    if v.is_null() {
+        return Err(eval_error(
+            range,
+            "Null value as attribute name",
+            "A property name must not evaluate to null.".into(),
+        ));
+    }
+    let converted = convert(&v, &Type::String).map_err(|e| {
+        eval_error(
+            range,
+            "Invalid attribute name",
+            format!("A property name must convert to a string: {}.", e.summary),
+        )
+    })?;
+    Ok(converted.value.into_string().ok().map(|name| nfc(&name)))
+}
+
+/// "When interpreted as an expression, a JSON array represents a value of a
+/// HCL tuple type", whose elements are the elements of the array, each
+/// interpreted as an expression, in order.
+///
+/// Spec: json-spec.md § Arrays
+fn eval_array(
+    elements: &[Node],
+    source: &str,
+    ctx: Option<&EvalContext>,
+) -> Result<Value, Vec<Diagnostic>> {
+    let values = elements
+        .iter()
+        .map(|element| eval_node(element, source, ctx))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(Value::Tuple(values))
+}
+
+/// A string, at `range` in the source (quotation marks included).
+///
+/// - "If evaluating in literal-only mode [...] the literal string is
+///   intepreted directly as a HCL string value, by directly using the exact
+///   sequence of unicode characters represented. Template interpolations
+///   and directives MUST NOT be processed in this mode."
+/// - "When evaluating in full expression mode [...] the literal string is
+///   instead interpreted as a _standalone template_ in the HCL Native
+///   Syntax. The expression evaluation result is then the direct result of
+///   evaluating that template with the current variable scope and function
+///   table", unwrapping included (a template that is a single
+///   interpolation gives its value, not a string).
+///
+/// The ranges of the template's diagnostics are traced back from the
+/// content to the JSON source, escapes included.
+///
+/// A text with neither `${` nor `%{` is a template of literal text only
+/// (the escapes `$${` and `%%{` contain those too), whose value is the
+/// text: it is returned without starting the native parser. A text that
+/// starts with U+FEFF goes to the native parser, which rejects it as a
+/// byte order mark. SPEC-GAP(spec-notes/gaps/json-string-byte-order-mark.md)
+///
+/// Spec: json-spec.md § Strings
+fn eval_string(
+    text: &str,
+    range: Range,
+    source: &str,
+    ctx: Option<&EvalContext>,
+) -> Result<Value, Vec<Diagnostic>> {
+    let Some(ctx) = ctx else {
+        return Ok(Value::string(text));
+    };
+    let literal_only = !text.contains("${") && !text.contains("%{");
+    if literal_only && !text.starts_with('\u{FEFF}') {
+        return Ok(Value::string(text));
+    }
+    crate::native::eval_template(text, ctx)
+        .map_err(|diagnostics| in_json_source(diagnostics, source, range))
+}
+
+/// The diagnostics of a string's content, with their ranges moved from the
+/// content into the JSON source.
+pub(crate) fn in_json_source(
+    mut diagnostics: Vec<Diagnostic>,
+    source: &str,
+    string_range: Range,
+) -> Vec<Diagnostic> {
+    let Some(map) = ContentMap::new(source, string_range) else {
+        return diagnostics;
+    };
+    for diagnostic in &mut diagnostics {
+        diagnostic.range = diagnostic.range.map(|r| map.range(r));
+    }
+    diagnostics
+}
+
+fn eval_error(range: Range, summary: &str, detail: String) -> Vec<Diagnostic> {
+    vec![Diagnostic {
+        phase: Phase::Eval,
+        summary: summary.into(),
+        detail,
+        range: Some(range),
+    }]
+}
+
+#[cfg(test)]
+mod tests;
