@@ -4,7 +4,9 @@ use crate::outcome::{Block, Body, Outcome};
 use crate::suite::{Input, StaticShape, Syntax};
 use hcl_interpreter::diagnostic::Range;
 use hcl_interpreter::static_analysis::{StaticResult, TraversalStep};
-use hcl_interpreter::{convert, native, operations, unify, Diagnostic, EvalContext, Phase, Value};
+use hcl_interpreter::{
+    convert, json, native, operations, unify, Diagnostic, EvalContext, Phase, Value,
+};
 use std::collections::BTreeMap;
 
 fn error(diagnostic: Diagnostic) -> Outcome {
@@ -152,15 +154,33 @@ pub fn run(input: &Input) -> Outcome {
         },
         Input::Static {
             syntax: Syntax::Json,
-            ..
-        } => Outcome::Unsupported(
-            "the reference interpreter does not read the JSON syntax yet".into(),
-        ),
+            expr,
+            analysis,
+        } => match json::analyze(expr, *analysis) {
+            Ok(result) => Outcome::Static(static_shape(expr, result)),
+            Err(diagnostics) => errors(diagnostics),
+        },
+        Input::Config {
+            syntax: Syntax::Json,
+            config,
+            variables,
+            extensions,
+        } if extensions.is_empty() => {
+            // Without a schema a JSON body is read in the dynamic attributes
+            // mode (suite/README.md).
+            match json::eval_attributes(config, &context(variables)) {
+                Ok(attributes) => Outcome::Body(Body {
+                    attributes,
+                    blocks: Vec::new(),
+                }),
+                Err(diagnostics) => errors(diagnostics),
+            }
+        }
         Input::Config {
             syntax: Syntax::Json,
             ..
         } => Outcome::Unsupported(
-            "the reference interpreter does not read the JSON syntax yet".into(),
+            "the reference interpreter has no extensions for the JSON syntax yet".into(),
         ),
     }
 }

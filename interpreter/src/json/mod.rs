@@ -22,11 +22,13 @@
 //! string with a template sequence is evaluated by the native syntax, which
 //! starts a thread of its own.
 
+pub mod body;
 pub mod expression;
 pub mod parser;
 pub mod static_analysis;
 mod string;
 
+pub use body::eval_attributes;
 pub use expression::eval_expression;
 pub use parser::{parse, Node, NodeKind, Property};
 pub use static_analysis::analyze;

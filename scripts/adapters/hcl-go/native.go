@@ -9,6 +9,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+	hcljson "github.com/hashicorp/hcl/v2/json"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
 	"github.com/zclconf/go-cty/cty/function/stdlib"
@@ -104,8 +105,11 @@ func evalSource(req request, phase *string, src []byte,
 // the diagnostics of every attribute. With the dynblock extension the body
 // is read through dynblock.Expand instead (dynblock.go).
 func evalConfig(req request, phase *string) answer {
+	if req.Syntax == "json" && len(req.Extensions) == 0 {
+		return evalJSONAttributes(req, phase)
+	}
 	if req.Syntax != "native" {
-		return answer{ID: req.ID, Unsupported: fmt.Sprintf("hcl-go answers config requests in the native syntax only, not %q", req.Syntax)}
+		return answer{ID: req.ID, Unsupported: fmt.Sprintf("hcl-go answers config requests in the native syntax, or in JSON without extensions, not %q", req.Syntax)}
 	}
 	dynamicBlocks := false
 	for _, extension := range req.Extensions {
@@ -130,6 +134,38 @@ func evalConfig(req request, phase *string) answer {
 	}
 	var evalDiags hcl.Diagnostics
 	out := evalBody(body, ctx, &evalDiags)
+	if evalDiags.HasErrors() {
+		return diagnosticsAnswer(req.ID, "eval", evalDiags)
+	}
+	return answer{ID: req.ID, Body: out}
+}
+
+// evalJSONAttributes reads a JSON configuration file in the dynamic
+// attributes mode (spec.md § Dynamic Attributes Processing): every property
+// of the root object is an attribute, evaluated in full expression mode.
+// Errors of that processing (an array at the root, a name given twice) are
+// in phase "schema".
+func evalJSONAttributes(req request, phase *string) answer {
+	src := sourceText(req.Config, "config")
+	file, diags := hcljson.Parse(src, caseFile)
+	if diags.HasErrors() {
+		return diagnosticsAnswer(req.ID, "parse", diags)
+	}
+	attrs, diags := file.Body.JustAttributes()
+	if diags.HasErrors() {
+		return diagnosticsAnswer(req.ID, "schema", diags)
+	}
+	*phase = "eval"
+	ctx := evalContext(req)
+	out := &bodyAnswer{Attributes: make(map[string]*wireValue, len(attrs)), Blocks: []blockAnswer{}}
+	var evalDiags hcl.Diagnostics
+	for name, attr := range attrs {
+		value, valueDiags := attr.Expr.Value(ctx)
+		evalDiags = append(evalDiags, valueDiags...)
+		if !valueDiags.HasErrors() {
+			out.Attributes[name] = encodeValue(value)
+		}
+	}
 	if evalDiags.HasErrors() {
 		return diagnosticsAnswer(req.ID, "eval", evalDiags)
 	}
