@@ -133,8 +133,19 @@ impl Number {
 
     /// An integer, in the normalized form every number keeps (trailing
     /// zeros stripped: 8000 is 8 × 10^3).
+    ///
+    /// An i64 is far below the representation's limits, so this is
+    /// [`Number::finite`] without its checks: the zeros are stripped here.
     pub fn from_i64(n: i64) -> Number {
-        Number::finite(BigDecimal::from(n)).expect("an i64 is far below the limits")
+        if n == 0 {
+            return Number::zero();
+        }
+        let (mut mantissa, mut scale) = (n, 0);
+        while mantissa % 10 == 0 {
+            mantissa /= 10;
+            scale -= 1;
+        }
+        Number::Finite(BigDecimal::new(BigInt::from(mantissa), scale))
     }
 
     /// Reads a decimal numeral: `-?[0-9]+(\.[0-9]+)?`, followed when
@@ -485,10 +496,27 @@ mod tests {
 
     #[test]
     fn equal_numbers_have_equal_representations() {
+        let integers = [
+            0,
+            1,
+            -1,
+            7,
+            10,
+            -120,
+            8000,
+            65535,
+            100_000,
+            i64::MAX,
+            i64::MIN,
+        ];
+        let from_text = integers.map(|i| (Number::from_i64(i), n(&i.to_string())));
         for (a, b) in [
             (Number::from_i64(8000), n("8e3")),
             (Number::from_i64(-120), n("-120.00")),
-        ] {
+        ]
+        .into_iter()
+        .chain(from_text)
+        {
             match (a, b) {
                 (Number::Finite(x), Number::Finite(y)) => {
                     assert_eq!(x.as_bigint_and_exponent(), y.as_bigint_and_exponent())

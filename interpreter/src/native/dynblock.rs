@@ -64,12 +64,12 @@ fn expand_body(body: &ast::Body, scope: &Scope) -> Result<Body, Problem> {
         blocks: Vec::new(),
     };
     for block in &body.blocks {
-        if block.type_name == DYNAMIC {
+        if &*block.type_name == DYNAMIC {
             let dynamic = decode_dynamic_block(block)?;
             expand_dynamic_block(&dynamic, scope, &mut result.blocks)?;
         } else {
             result.blocks.push(Block {
-                type_name: block.type_name.clone(),
+                type_name: block.type_name.to_string(),
                 labels: block.labels.iter().map(|l| l.value.clone()).collect(),
                 body: expand_body(&block.body, scope)?,
             });
@@ -142,7 +142,7 @@ fn decode_dynamic_block(block: &ast::Block) -> Result<DynamicBlock<'_>, Problem>
 
     let (mut for_each, mut iterator, mut labels) = (None, None, None);
     for attribute in &block.body.attributes {
-        let slot = match attribute.name.as_str() {
+        let slot = match &*attribute.name {
             "for_each" => &mut for_each,
             "iterator" => &mut iterator,
             "labels" => &mut labels,
@@ -162,7 +162,7 @@ fn decode_dynamic_block(block: &ast::Block) -> Result<DynamicBlock<'_>, Problem>
 
     let mut content = None;
     for inner in &block.body.blocks {
-        if inner.type_name != "content" {
+        if &*inner.type_name != "content" {
             return Err(Problem::new(
                 inner.type_span,
                 "Unsupported block type",
@@ -205,7 +205,7 @@ fn decode_dynamic_block(block: &ast::Block) -> Result<DynamicBlock<'_>, Problem>
     })?;
     let iterator = match iterator {
         None => block_type.value.as_str(),
-        Some(Expression::Variable(variable)) => variable.name.as_str(),
+        Some(Expression::Variable(variable)) => &variable.name,
         Some(other) => {
             return Err(Problem::new(
                 other.span(),

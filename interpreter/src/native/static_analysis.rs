@@ -141,10 +141,10 @@ fn static_traversal(parsed: &Parsed<Expression>) -> Option<StaticResult> {
     let mut current = parsed.tree();
     let root = loop {
         match current {
-            Expression::Variable(variable) => break variable.name.clone(),
+            Expression::Variable(variable) => break variable.name.to_string(),
             Expression::Literal(literal) => break keyword_root(parsed, literal.span)?,
             Expression::GetAttr(get_attr) => {
-                steps.push(TraversalStep::Attribute(get_attr.name.clone()));
+                steps.push(TraversalStep::Attribute(get_attr.name.to_string()));
                 current = &get_attr.object;
             }
             Expression::Index(index) => {

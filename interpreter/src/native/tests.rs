@@ -308,6 +308,21 @@ fn a_leading_byte_order_mark_is_a_parse_error() {
     }
 }
 
+#[test]
+fn a_redefined_attribute_is_found_in_bodies_of_any_size() {
+    // Small bodies are scanned, larger ones hashed: both ways must agree.
+    for count in [1, 15, 16, 17, 40] {
+        let mut source: String = (0..count).map(|i| format!("a{i} = {i}\n")).collect();
+        assert!(parse_config(&source).is_ok(), "{count} distinct attributes");
+        for again in [0, count - 1] {
+            source.push_str(&format!("a{again} = 0\n"));
+            let error = parse_config(&source).expect_err("a redefinition");
+            assert_eq!(error[0].phase, Phase::Parse, "{count} attributes");
+            source.truncate(source.rfind("a").expect("the last line"));
+        }
+    }
+}
+
 /// xorshift64*: small, deterministic, good enough to generate text.
 struct Rng(u64);
 

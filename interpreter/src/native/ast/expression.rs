@@ -39,8 +39,8 @@ pub enum Expression {
     Object(Box<Object>),
     /// A quoted or heredoc template expression.
     Template(Box<Template>),
-    /// A variable expression.
-    Variable(Box<Variable>),
+    /// A variable expression: small and common, so held without a box.
+    Variable(Variable),
     FunctionCall(Box<FunctionCall>),
     For(Box<ForExpr>),
     /// `collection[key]`, and the legacy `collection.0`.
@@ -187,7 +187,7 @@ pub struct ObjectItem {
 pub enum ObjectKey {
     /// "an identifier is interpreted as a literal attribute name as opposed
     /// to a variable reference".
-    Name { name: String, span: Span },
+    Name { name: Name, span: Span },
     /// Any other expression, evaluated to a string.
     Expression(Expression),
 }
@@ -201,10 +201,14 @@ impl ObjectKey {
     }
 }
 
+/// The text of an identifier. A configuration repeats its names (`var`,
+/// `name`, `count`...), so the parser keeps one copy of each and shares it.
+pub type Name = std::sync::Arc<str>;
+
 /// A name and where it was written.
 #[derive(Debug, Clone)]
 pub struct Identifier {
-    pub name: String,
+    pub name: Name,
     pub span: Span,
 }
 
@@ -217,7 +221,7 @@ pub struct Identifier {
 /// Spec: hclsyntax-spec.md § Variables and Variable Expressions
 #[derive(Debug)]
 pub struct Variable {
-    pub name: String,
+    pub name: Name,
     pub span: Span,
 }
 
@@ -234,7 +238,7 @@ pub struct Variable {
 /// Spec: hclsyntax-spec.md § Functions and Function Calls
 #[derive(Debug)]
 pub struct FunctionCall {
-    pub name: String,
+    pub name: Name,
     pub name_span: Span,
     pub arguments: Vec<Expression>,
     /// Whether the final argument is followed by `...`.
@@ -300,7 +304,7 @@ pub struct Index {
 #[derive(Debug)]
 pub struct GetAttr {
     pub object: Expression,
-    pub name: String,
+    pub name: Name,
     /// The dot and the name.
     pub operator_span: Span,
     pub span: Span,

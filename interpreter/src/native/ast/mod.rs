@@ -8,8 +8,10 @@
 //! Operator), `template` (§ Templates).
 //!
 //! Every node keeps the `Span` of the source it was read from. Every
-//! variant of [`Expression`] but one is a box, so that an expression is two
-//! words and the parser's and evaluator's frames stay small. The tree is as
+//! variant of [`Expression`] is a box but the two smallest and commonest (a
+//! variable, a splat's item), so that an expression is five words and the
+//! parser's and evaluator's frames stay small. Identifiers are [`Name`]s,
+//! one shared copy per distinct name. The tree is as
 //! deep as the source is nested (at most [`super::MAX_NESTING_DEPTH`]
 //! levels), so it is built, evaluated and dropped on the native syntax's
 //! large-stack thread (see [`super::Parsed`]).

@@ -3,7 +3,7 @@
 //!
 //! Spec: hclsyntax-spec.md § Structural Elements
 
-use super::Expression;
+use super::{Expression, Name};
 use crate::native::source::Span;
 
 /// A configuration file.
@@ -43,7 +43,7 @@ pub struct Body {
 /// Spec: hclsyntax-spec.md § Attribute Definitions
 #[derive(Debug)]
 pub struct Attribute {
-    pub name: String,
+    pub name: Name,
     pub name_span: Span,
     pub expression: Expression,
     pub span: Span,
@@ -59,7 +59,7 @@ pub struct Attribute {
 /// Spec: hclsyntax-spec.md § Blocks
 #[derive(Debug)]
 pub struct Block {
-    pub type_name: String,
+    pub type_name: Name,
     pub type_span: Span,
     pub labels: Vec<Label>,
     pub body: Body,

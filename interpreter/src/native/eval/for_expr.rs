@@ -120,11 +120,8 @@ pub(super) fn eval_for_expr<'a>(for_expr: &'a ForExpr, scope: &Scope<'a>) -> Eva
     for (key, value) in &elements {
         let child = Scope::Iteration {
             parent: scope,
-            key: for_expr
-                .key_var
-                .as_ref()
-                .map(|k| (k.name.as_str(), key.as_ref())),
-            value: (for_expr.value_var.name.as_str(), value),
+            key: for_expr.key_var.as_ref().map(|k| (&*k.name, key.as_ref())),
+            value: (&*for_expr.value_var.name, value),
         };
         if let Some(condition) = &for_expr.condition {
             let included = eval(condition, &child)?;

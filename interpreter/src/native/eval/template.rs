@@ -103,11 +103,8 @@ fn append_template<'a>(
                 for (key, value) in &elements {
                     let child = Scope::Iteration {
                         parent: scope,
-                        key: directive
-                            .key_var
-                            .as_ref()
-                            .map(|k| (k.name.as_str(), key.as_ref())),
-                        value: (directive.value_var.name.as_str(), value),
+                        key: directive.key_var.as_ref().map(|k| (&*k.name, key.as_ref())),
+                        value: (&*directive.value_var.name, value),
                     };
                     append_template(&directive.body, &child, output)?;
                 }

@@ -316,7 +316,7 @@ fn parse_dot(p: &mut Parser, operand: Expression) -> Result<Expression, Problem>
             let span = operand.span().to(token.span);
             Ok(Expression::GetAttr(Box::new(GetAttr {
                 object: operand,
-                name: p.text(token).to_string(),
+                name: p.name(token),
                 operator_span,
                 span,
             })))

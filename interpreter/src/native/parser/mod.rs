@@ -27,11 +27,11 @@ mod structure;
 mod template;
 mod term;
 
-use super::ast::{ConfigFile, Expression, Template};
+use super::ast::{ConfigFile, Expression, Name, Template};
 use super::lexer::{Invalid, Lexer, StartMode, Token, TokenKind};
 use super::source::Span;
 use super::Problem;
-use std::collections::VecDeque;
+use std::collections::{HashMap, VecDeque};
 
 /// What a parse produced, and the deepest nesting it reached.
 pub(crate) struct ParseOutput<T> {
@@ -103,6 +103,11 @@ pub(crate) struct Parser<'s> {
     /// The deepest nesting so far.
     max_depth: usize,
     depth_limit: usize,
+    /// A spare list for the items of the next template, kept between
+    /// templates (see [`template`]).
+    template_items: Vec<template::Item>,
+    /// The names read so far, one copy of each (see [`Parser::name`]).
+    names: HashMap<&'s str, Name>,
 }
 
 impl<'s> Parser<'s> {
@@ -121,6 +126,8 @@ impl<'s> Parser<'s> {
             depth: 0,
             max_depth: 0,
             depth_limit,
+            template_items: Vec::new(),
+            names: HashMap::new(),
         }
     }
 
@@ -187,6 +194,16 @@ impl<'s> Parser<'s> {
     /// The source text of a token.
     fn text(&self, token: Token) -> &'s str {
         self.text_of(token.span)
+    }
+
+    /// The name an identifier token spells, shared with its other
+    /// occurrences.
+    fn name(&mut self, token: Token) -> Name {
+        let text = self.text(token);
+        self.names
+            .entry(text)
+            .or_insert_with(|| Name::from(text))
+            .clone()
     }
 
     /// The source text of a span.

@@ -45,6 +45,10 @@ pub(super) fn parse_config_file(p: &mut Parser) -> Result<ConfigFile, Problem> {
     Ok(ConfigFile { body })
 }
 
+/// Up to how many attributes a body is scanned for a redefinition; past
+/// them their names are hashed.
+const SCANNED_ATTRIBUTES: usize = 16;
+
 /// Parses body content up to its end.
 ///
 /// ```ebnf
@@ -59,6 +63,7 @@ fn parse_body(p: &mut Parser, end: BodyEnd) -> Result<Body, Problem> {
     let start = p.peek().span;
     p.enter(start)?;
     let mut body = Body::default();
+    // The names defined so far, once the body has too many to scan.
     let mut defined: HashSet<&str> = HashSet::new();
     loop {
         let token = p.peek();
@@ -102,7 +107,17 @@ fn parse_body(p: &mut Parser, end: BodyEnd) -> Result<Body, Problem> {
                 }
                 if second.kind == TokenKind::Assign {
                     let attribute = parse_attribute(p, false)?;
-                    if !defined.insert(p.text_of(attribute.name_span)) {
+                    let name = p.text_of(attribute.name_span);
+                    let redefined = if body.attributes.len() < SCANNED_ATTRIBUTES {
+                        body.attributes.iter().any(|a| &*a.name == name)
+                    } else {
+                        if defined.is_empty() {
+                            let names = body.attributes.iter().map(|a| p.text_of(a.name_span));
+                            defined.extend(names);
+                        }
+                        !defined.insert(name)
+                    };
+                    if redefined {
                         return Err(Problem::new(
                             attribute.name_span,
                             "Attribute redefined",
@@ -164,7 +179,7 @@ fn parse_attribute(p: &mut Parser, one_line: bool) -> Result<Attribute, Problem>
         )?;
     }
     Ok(Attribute {
-        name: p.text(name).to_string(),
+        name: p.name(name),
         name_span: name.span,
         expression,
         span,
@@ -272,7 +287,7 @@ fn parse_block(p: &mut Parser) -> Result<Block, Problem> {
         "A block definition must end with a newline.",
     )?;
     Ok(Block {
-        type_name: p.text(type_token).to_string(),
+        type_name: p.name(type_token),
         type_span: type_token.span,
         labels,
         body,

@@ -136,10 +136,10 @@ fn parse_identifier_term(p: &mut Parser) -> Result<Expression, Problem> {
         "false" => Value::Bool(false),
         "null" => Value::Null(Type::Dynamic),
         _ => {
-            return Ok(Expression::Variable(Box::new(Variable {
-                name: name.to_string(),
+            return Ok(Expression::Variable(Variable {
+                name: p.name(token),
                 span: token.span,
-            })))
+            }))
         }
     };
     Ok(Expression::Literal(Box::new(Literal {
@@ -231,7 +231,7 @@ fn parse_function_call(p: &mut Parser, name: Token) -> Result<Expression, Proble
         p.restore_newlines(saved);
         arguments.shrink_to_fit();
         Ok(Expression::FunctionCall(Box::new(FunctionCall {
-            name: p.text(name).to_string(),
+            name: p.name(name),
             name_span: name.span,
             arguments,
             expand_final,
@@ -401,7 +401,7 @@ fn parse_object_key(p: &mut Parser) -> Result<ObjectKey, Problem> {
     {
         p.next();
         return Ok(ObjectKey::Name {
-            name: p.text(token).to_string(),
+            name: p.name(token),
             span: token.span,
         });
     }
@@ -527,7 +527,7 @@ pub(super) fn expect_identifier(p: &mut Parser, detail: &str) -> Result<Identifi
     }
     p.next();
     Ok(Identifier {
-        name: p.text(token).to_string(),
+        name: p.name(token),
         span: token.span,
     })
 }

@@ -132,14 +132,15 @@ enum OpenDirective {
 ///
 /// Spec: hclsyntax-spec.md § Template If Directive, § Template For Directive
 pub(super) fn build_template(
-    items: Vec<Item>,
+    items: &mut Vec<Item>,
     span: Span,
     end_span: Span,
 ) -> Result<Template, Problem> {
     let mut stack: Vec<OpenDirective> = Vec::new();
-    let mut parts: Vec<TemplatePart> = Vec::new();
+    // Without directives there is one part per item.
+    let mut parts: Vec<TemplatePart> = Vec::with_capacity(items.len());
     let mut body_start = span.start;
-    for item in items {
+    for item in items.drain(..) {
         match item {
             Item::Literal { text, span } => parts.push(TemplatePart::Literal { text, span }),
             Item::Interpolation { interpolation, .. } => {

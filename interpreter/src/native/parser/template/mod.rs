@@ -33,13 +33,13 @@ use crate::native::Problem;
 /// The strip markers of a sequence: `~` after its opening `{` strips the
 /// literal before it, `~` before its closing `}` the literal after it.
 #[derive(Clone, Copy, Default)]
-struct Strip {
+pub(super) struct Strip {
     before: bool,
     after: bool,
 }
 
 /// A template element before directives are matched.
-enum Item {
+pub(super) enum Item {
     Literal {
         text: String,
         span: Span,
@@ -122,7 +122,9 @@ pub(super) fn parse_template_expression(p: &mut Parser) -> Result<Template, Prob
         flush_heredoc(&mut items);
     }
     apply_strip_markers(&mut items);
-    build_template(items, open.span.to(close.span), close.span)
+    let template = build_template(&mut items, open.span.to(close.span), close.span);
+    p.template_items = items;
+    template
 }
 
 /// Parses a whole source as a template, in template file mode.
@@ -131,12 +133,15 @@ pub(super) fn parse_template_expression(p: &mut Parser) -> Result<Template, Prob
 pub(super) fn parse_template_file(p: &mut Parser) -> Result<Template, Problem> {
     let (mut items, close) = collect_items(p, End::File)?;
     apply_strip_markers(&mut items);
-    build_template(items, Span::new(0, close.span.end), close.span)
+    build_template(&mut items, Span::new(0, close.span.end), close.span)
 }
 
 /// Step 1: reads the template's tokens up to and including its end.
+///
+/// The items are read into the parser's spare list (a nested template
+/// gets a new one), which the caller gives back once it has drained it.
 fn collect_items(p: &mut Parser, end: End) -> Result<(Vec<Item>, Token), Problem> {
-    let mut items = Vec::new();
+    let mut items = std::mem::take(&mut p.template_items);
     let mut open_directives = 0;
     let close = loop {
         let token = p.next();
