@@ -1,7 +1,7 @@
 //! Machine-readable reports of a run: JSON, JUnit XML (for CI systems) and
 //! Markdown.
 
-use crate::run::{CaseRecord, Status, Summary};
+use crate::run::{CaseRecord, Status, Summary, COLUMNS};
 use serde_json::json;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -151,15 +151,7 @@ fn first_line(text: &str) -> &str {
 }
 
 fn markdown_report(info: &RunInfo, summary: &Summary, records: &[CaseRecord]) -> String {
-    let statuses = [
-        Status::Passed,
-        Status::Failed,
-        Status::Crashed,
-        Status::TimedOut,
-        Status::Unsupported,
-        Status::ExpectedFailure,
-        Status::UnexpectedPass,
-    ];
+    let statuses = COLUMNS;
     let mut out = format!(
         "# hcl-conformance: {}\n\nProfile: `{}`\n\n| area |",
         info.implementation, info.profile

@@ -337,8 +337,8 @@ pub struct Summary {
     differences: Mutex<BTreeMap<String, usize>>,
 }
 
-/// The columns of the summary table, in order.
-const COLUMNS: [Status; 7] = [
+/// The columns of the summary table and reports, in order.
+pub const COLUMNS: [Status; 7] = [
     Status::Passed,
     Status::Failed,
     Status::Crashed,

@@ -7,23 +7,14 @@
 //! ```
 
 use hcl_conformance::reference;
+use hcl_conformance::suite::CASE_KINDS;
 use hcl_conformance::wire::{answer, input_from_request};
 use serde_json::{json, Value as Json};
 use std::io::{BufRead, Write};
 use std::process::ExitCode;
 
-/// The kinds the reference interpreter answers.
-const KINDS: &[&str] = &[
-    "convert",
-    "unify",
-    "identical",
-    "matches",
-    "operation",
-    "expr",
-    "template",
-    "config",
-    "static",
-];
+/// The reference interpreter answers every kind of the suite.
+const KINDS: &[&str] = CASE_KINDS;
 const FEATURES: &[&str] = &["unknown", "safety", "ranges", "dynblock"];
 
 fn respond(line: &str) -> Json {

@@ -144,7 +144,7 @@ impl Input {
     }
 }
 
-/// The kinds a case may have now, and those reserved for later versions.
+/// The kinds a case may have, and those reserved for later versions.
 pub const CASE_KINDS: &[&str] = &[
     "convert",
     "unify",
