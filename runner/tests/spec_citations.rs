@@ -127,3 +127,34 @@ fn every_cited_heading_exists() {
     assert!(checked > 50, "only {checked} citations found");
     assert!(missing.is_empty(), "{}", missing.join("\n"));
 }
+
+/// Every case a note under spec-notes/gaps/ names on its `Cases:` line exists, so notes and
+/// suite cannot drift apart.
+#[test]
+fn every_case_a_note_names_exists() {
+    let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
+    let suite = hcl_conformance::suite::load_suite(&root.join("suite")).expect("the suite loads");
+    let ids: BTreeSet<&str> = suite.cases().map(|c| c.id.as_str()).collect();
+    let mut missing = Vec::new();
+    for entry in walkdir::WalkDir::new(root.join("spec-notes/gaps"))
+        .into_iter()
+        .filter_map(Result::ok)
+    {
+        if entry.path().extension().is_none_or(|x| x != "md") {
+            continue;
+        }
+        let text = std::fs::read_to_string(entry.path()).unwrap();
+        for line in text.lines().filter_map(|l| l.strip_prefix("Cases:")) {
+            for id in line.split([',', ' ']).map(|t| t.trim_matches(['`', '.'])) {
+                if id.contains("::") && !ids.contains(id) {
+                    missing.push(format!("{}: {id}", entry.path().display()));
+                }
+            }
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "notes name cases that do not exist:\n{}",
+        missing.join("\n")
+    );
+}
