@@ -52,22 +52,8 @@ func readExpandedBody(expanded hcl.Body, syntax *hclsyntax.Body, ctx *hcl.EvalCo
 	*diags = append(*diags, contentDiags...)
 
 	out := &bodyAnswer{
-		Attributes: make(map[string]*wireValue, len(content.Attributes)),
+		Attributes: evalAttributes(content.Attributes, ctx, diags),
 		Blocks:     make([]blockAnswer, 0, len(content.Blocks)),
-	}
-	attrs := make([]*hcl.Attribute, 0, len(content.Attributes))
-	for _, attr := range content.Attributes {
-		attrs = append(attrs, attr)
-	}
-	sort.Slice(attrs, func(i, j int) bool {
-		return attrs[i].Range.Start.Byte < attrs[j].Range.Start.Byte
-	})
-	for _, attr := range attrs {
-		value, valueDiags := attr.Expr.Value(ctx)
-		*diags = append(*diags, valueDiags...)
-		if !valueDiags.HasErrors() {
-			out.Attributes[attr.Name] = encodeValue(value)
-		}
 	}
 	for _, block := range content.Blocks {
 		// A block's definition range starts at its type name; a generated

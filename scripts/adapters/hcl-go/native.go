@@ -157,41 +157,46 @@ func evalJSONAttributes(req request, phase *string) answer {
 	}
 	*phase = "eval"
 	ctx := evalContext(req)
-	out := &bodyAnswer{Attributes: make(map[string]*wireValue, len(attrs)), Blocks: []blockAnswer{}}
 	var evalDiags hcl.Diagnostics
-	for name, attr := range attrs {
-		value, valueDiags := attr.Expr.Value(ctx)
-		evalDiags = append(evalDiags, valueDiags...)
-		if !valueDiags.HasErrors() {
-			out.Attributes[name] = encodeValue(value)
-		}
-	}
+	out := &bodyAnswer{Attributes: evalAttributes(attrs, ctx, &evalDiags), Blocks: []blockAnswer{}}
 	if evalDiags.HasErrors() {
 		return diagnosticsAnswer(req.ID, "eval", evalDiags)
 	}
 	return answer{ID: req.ID, Body: out}
 }
 
-// evalBody evaluates a body's attributes, in source order so that the
-// diagnostics come in a stable order, then walks its blocks.
-func evalBody(body *hclsyntax.Body, ctx *hcl.EvalContext, diags *hcl.Diagnostics) *bodyAnswer {
-	out := &bodyAnswer{
-		Attributes: make(map[string]*wireValue, len(body.Attributes)),
-		Blocks:     make([]blockAnswer, 0, len(body.Blocks)),
-	}
-	attrs := make([]*hclsyntax.Attribute, 0, len(body.Attributes))
-	for _, attr := range body.Attributes {
-		attrs = append(attrs, attr)
-	}
-	sort.Slice(attrs, func(i, j int) bool {
-		return attrs[i].SrcRange.Start.Byte < attrs[j].SrcRange.Start.Byte
-	})
+// evalAttributes evaluates attributes in source order, so that the
+// diagnostics come in a stable order; a failing attribute is left out of the
+// result and its diagnostics are added to diags.
+func evalAttributes(attrs hcl.Attributes, ctx *hcl.EvalContext, diags *hcl.Diagnostics) map[string]*wireValue {
+	ordered := make([]*hcl.Attribute, 0, len(attrs))
 	for _, attr := range attrs {
+		ordered = append(ordered, attr)
+	}
+	sort.Slice(ordered, func(i, j int) bool {
+		return ordered[i].Range.Start.Byte < ordered[j].Range.Start.Byte
+	})
+	out := make(map[string]*wireValue, len(ordered))
+	for _, attr := range ordered {
 		value, valueDiags := attr.Expr.Value(ctx)
 		*diags = append(*diags, valueDiags...)
 		if !valueDiags.HasErrors() {
-			out.Attributes[attr.Name] = encodeValue(value)
+			out[attr.Name] = encodeValue(value)
 		}
+	}
+	return out
+}
+
+// evalBody evaluates a body's attributes, in source order so that the
+// diagnostics come in a stable order, then walks its blocks.
+func evalBody(body *hclsyntax.Body, ctx *hcl.EvalContext, diags *hcl.Diagnostics) *bodyAnswer {
+	attrs := make(hcl.Attributes, len(body.Attributes))
+	for name, attr := range body.Attributes {
+		attrs[name] = attr.AsHCLAttribute()
+	}
+	out := &bodyAnswer{
+		Attributes: evalAttributes(attrs, ctx, diags),
+		Blocks:     make([]blockAnswer, 0, len(body.Blocks)),
 	}
 	for _, block := range body.Blocks {
 		out.Blocks = append(out.Blocks, blockAnswer{

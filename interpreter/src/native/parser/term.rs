@@ -433,29 +433,7 @@ enum ForForm {
 fn parse_for(p: &mut Parser, open: Token, form: ForForm) -> Result<Expression, Problem> {
     let invalid = |span, detail: &str| Problem::new(span, "Invalid 'for' expression", detail);
     p.next(); // `for`
-    let first = expect_identifier(
-        p,
-        "A 'for' expression requires a variable name after 'for'.",
-    )?;
-    let (key_var, value_var) = if p.peek().kind == TokenKind::Comma {
-        p.next();
-        let second = expect_identifier(
-            p,
-            "A 'for' expression requires a value variable name after the comma.",
-        )?;
-        (Some(first), second)
-    } else {
-        (None, first)
-    };
-    if !p.at_keyword("in") {
-        let token = p.peek();
-        return Err(p.unexpected(
-            token,
-            "Invalid 'for' expression",
-            "A 'for' expression requires the 'in' keyword after its variable names.",
-        ));
-    }
-    p.next();
+    let (key_var, value_var) = parse_for_variables(p, "expression")?;
     let collection = parse_expression(p)?;
     p.expect(
         TokenKind::Colon,
@@ -520,10 +498,48 @@ fn parse_for(p: &mut Parser, open: Token, form: ForForm) -> Result<Expression, P
 }
 
 /// Consumes an identifier, or reports an invalid `for` expression.
-pub(super) fn expect_identifier(p: &mut Parser, detail: &str) -> Result<Identifier, Problem> {
+/// Reads the variables of a `for` expression or directive and the `in`
+/// keyword after them: `Identifier ("," Identifier)? "in"`. `what` names
+/// the construct in messages ("expression" or "directive").
+///
+/// ```ebnf
+/// forIntro = "for" Identifier ("," Identifier)? "in" Expression ":";
+/// ```
+///
+/// Spec: hclsyntax-spec.md § For Expressions, § Template For Directive
+pub(super) fn parse_for_variables(
+    p: &mut Parser,
+    what: &str,
+) -> Result<(Option<Identifier>, Identifier), Problem> {
+    let first = expect_identifier(p, what, "a variable name after 'for'")?;
+    let (key_var, value_var) = if p.peek().kind == TokenKind::Comma {
+        p.next();
+        let second = expect_identifier(p, what, "a value variable name after the comma")?;
+        (Some(first), second)
+    } else {
+        (None, first)
+    };
+    if !p.at_keyword("in") {
+        let token = p.peek();
+        return Err(p.unexpected(
+            token,
+            &format!("Invalid 'for' {what}"),
+            &format!("A 'for' {what} requires the 'in' keyword after its variable names."),
+        ));
+    }
+    p.next();
+    Ok((key_var, value_var))
+}
+
+/// An identifier, or an error saying that a `for` `what` requires `needed`.
+fn expect_identifier(p: &mut Parser, what: &str, needed: &str) -> Result<Identifier, Problem> {
     let token = p.peek();
     if token.kind != TokenKind::Identifier {
-        return Err(p.unexpected(token, "Invalid 'for' expression", detail));
+        return Err(p.unexpected(
+            token,
+            &format!("Invalid 'for' {what}"),
+            &format!("A 'for' {what} requires {needed}."),
+        ));
     }
     p.next();
     Ok(Identifier {

@@ -4,7 +4,7 @@
 //! Spec: hclsyntax-spec.md § Template If Directive, § Template For Directive
 
 use super::super::expression::parse_expression;
-use super::super::term::expect_identifier;
+use super::super::term::parse_for_variables;
 use super::super::Parser;
 use super::{close_sequence, End, Item, Strip};
 use crate::native::ast::{Expression, Identifier, Template, TemplateFor, TemplateIf, TemplatePart};
@@ -51,26 +51,7 @@ pub(super) fn parse_directive(p: &mut Parser, opener: Token, strip: bool) -> Res
             "endif" => Kind::EndIf,
             "endfor" => Kind::EndFor,
             "for" => {
-                let first = expect_identifier(p, "A 'for' directive requires a variable name after 'for'.")?;
-                let (key_var, value_var) = if p.peek().kind == TokenKind::Comma {
-                    p.next();
-                    let second = expect_identifier(
-                        p,
-                        "A 'for' directive requires a value variable name after the comma.",
-                    )?;
-                    (Some(first), second)
-                } else {
-                    (None, first)
-                };
-                if !p.at_keyword("in") {
-                    let token = p.peek();
-                    return Err(p.unexpected(
-                        token,
-                        "Invalid 'for' directive",
-                        "A 'for' directive requires the 'in' keyword after its variable names.",
-                    ));
-                }
-                p.next();
+                let (key_var, value_var) = parse_for_variables(p, "directive")?;
                 Kind::For(key_var, value_var, parse_expression(p)?)
             }
             other => {
