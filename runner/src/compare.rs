@@ -205,7 +205,16 @@ fn compare_body(expected: &ExpectedBody, actual: &Body, path: &str) -> Option<St
             return Some(difference);
         }
     }
-    None
+    match (&expected.remain, &actual.remain) {
+        (None, None) => None,
+        (Some(_), None) => Some(format!(
+            "{path}: expected a remaining body (partial processing), got none"
+        )),
+        (None, Some(_)) => Some(format!(
+            "{path}: got a remaining body, but the case processes the body exhaustively"
+        )),
+        (Some(e), Some(a)) => compare_body(e, a, &format!("{path}.remain")),
+    }
 }
 
 fn show_static(shape: &StaticShape) -> String {
@@ -598,7 +607,7 @@ fn typed(ty: &Type, value: Shown) -> Shown {
 }
 
 fn shown_body(body: &Body) -> Shown {
-    Shown::Mapping(vec![
+    let mut shown = vec![
         (
             "attributes".into(),
             Shown::Mapping(
@@ -617,11 +626,15 @@ fn shown_body(body: &Body) -> Shown {
                     .collect(),
             ),
         ),
-    ])
+    ];
+    if let Some(remain) = &body.remain {
+        shown.push(("remain".into(), shown_body(remain)));
+    }
+    Shown::Mapping(shown)
 }
 
 fn shown_expected_body(body: &ExpectedBody) -> Shown {
-    Shown::Mapping(vec![
+    let mut shown = vec![
         (
             "attributes".into(),
             Shown::Mapping(
@@ -640,7 +653,11 @@ fn shown_expected_body(body: &ExpectedBody) -> Shown {
                     .collect(),
             ),
         ),
-    ])
+    ];
+    if let Some(remain) = &body.remain {
+        shown.push(("remain".into(), shown_expected_body(remain)));
+    }
+    Shown::Mapping(shown)
 }
 
 fn shown_block(type_name: &str, labels: &[String], body: Shown) -> Shown {

@@ -37,11 +37,13 @@ pub enum Outcome {
     Broken(String),
 }
 
-/// A body: the values of its attributes and its blocks in source order.
+/// A body: the values of its attributes and its blocks in source order, and
+/// under partial processing the remaining body.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Body {
     pub attributes: BTreeMap<String, Value>,
     pub blocks: Vec<Block>,
+    pub remain: Option<Box<Body>>,
 }
 
 /// A block of a body.

@@ -203,6 +203,19 @@ pub fn missing_capability(
         | Input::Config { variables, .. } => variables.values().collect(),
         _ => Vec::new(),
     };
+    if let Input::Config {
+        schema,
+        literal_only,
+        ..
+    } = &case.input
+    {
+        if (schema.is_some() || *literal_only) && !capabilities.features.contains("schema") {
+            return Some(
+                "the implementation does not support body schemas and evaluation modes (feature `schema`)"
+                    .into(),
+            );
+        }
+    }
     if let Input::Config { extensions, .. } = &case.input {
         if let Some(missing) = extensions
             .iter()
