@@ -15,7 +15,7 @@
 //! a tuple constructor, so none of the analyses applies to it.
 //! SPEC-GAP(spec-notes/gaps/static-analysis-parentheses.md)
 
-use super::ast::{Expression, TemplatePart};
+use super::ast::{Expression, FunctionCall, ObjectItem, TemplatePart};
 use super::source::Span;
 use super::Parsed;
 use crate::diagnostic::{Diagnostic, Phase, Range};
@@ -54,11 +54,21 @@ pub fn analyze(source: &str, analysis: Analysis) -> Result<StaticResult, Vec<Dia
 ///
 /// Spec: hclsyntax-spec.md § Static List
 fn static_list(parsed: &Parsed<Expression>) -> Option<StaticResult> {
-    let Expression::Tuple(tuple) = parsed.tree() else {
-        return None;
-    };
-    let elements = tuple.elements.iter().map(|e| parsed.range(e.span()));
+    let elements = list_elements(parsed.tree())?;
+    let elements = elements.iter().map(|e| parsed.range(e.span()));
     Some(StaticResult::List(elements.collect()))
+}
+
+/// The elements of an expression that can be interpreted as a static list:
+/// a tuple constructor's, as written. For callers that analyse the elements
+/// in turn (the type expression extension's `tuple([...])`).
+///
+/// Spec: hclsyntax-spec.md § Static List
+pub(crate) fn list_elements(expression: &Expression) -> Option<&[Expression]> {
+    match expression {
+        Expression::Tuple(tuple) => Some(&tuple.elements),
+        _ => None,
+    }
 }
 
 /// "The object construction syntax can be interpreted as a static map. All
@@ -79,16 +89,24 @@ fn static_list(parsed: &Parsed<Expression>) -> Option<StaticResult> {
 ///
 /// Spec: hclsyntax-spec.md § Static Map
 fn static_map(parsed: &Parsed<Expression>) -> Option<StaticResult> {
-    let Expression::Object(object) = parsed.tree() else {
-        return None;
-    };
-    let pairs = object.items.iter().map(|item| {
+    let pairs = map_items(parsed.tree())?.iter().map(|item| {
         (
             parsed.range(item.key.span()),
             parsed.range(item.value.span()),
         )
     });
     Some(StaticResult::Map(pairs.collect()))
+}
+
+/// The key/value pairs of an expression that can be interpreted as a static
+/// map: an object constructor's elements, as written, duplicates included.
+///
+/// Spec: hclsyntax-spec.md § Static Map
+pub(crate) fn map_items(expression: &Expression) -> Option<&[ObjectItem]> {
+    match expression {
+        Expression::Object(object) => Some(&object.items),
+        _ => None,
+    }
 }
 
 /// "The function call syntax can be interpreted as a static call. The
@@ -111,14 +129,24 @@ fn static_map(parsed: &Parsed<Expression>) -> Option<StaticResult> {
 ///
 /// Spec: hclsyntax-spec.md § Static Call
 fn static_call(parsed: &Parsed<Expression>) -> Option<StaticResult> {
-    let Expression::FunctionCall(call) = parsed.tree() else {
-        return None;
-    };
+    let call = call_parts(parsed.tree())?;
     let arguments = call.arguments.iter().map(|e| parsed.range(e.span()));
     Some(StaticResult::Call {
         name: source_text(parsed, call.name_span).to_string(),
         arguments: arguments.collect(),
     })
+}
+
+/// The function call an expression can be interpreted as a static call, if
+/// any: its name, its arguments (an expanded final argument without its
+/// `...`) and their parentheses.
+///
+/// Spec: hclsyntax-spec.md § Static Call
+pub(crate) fn call_parts(expression: &Expression) -> Option<&FunctionCall> {
+    match expression {
+        Expression::FunctionCall(call) => Some(call),
+        _ => None,
+    }
 }
 
 /// "A variable expression and any attached attribute access operations and
