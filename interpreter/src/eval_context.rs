@@ -6,11 +6,17 @@ use crate::value::Value;
 use std::collections::BTreeMap;
 
 /// What an expression is evaluated with: the global variable scope ("a map
-/// from variable name to value"). The function table is the conformance
-/// table of [`crate::functions`].
+/// from variable name to value") and the function table: the conformance
+/// table of [`crate::functions`], joined by `convert` when `typeexpr` is set.
 ///
 /// Spec: spec.md § Expression Evaluation, § Values and Value Types
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct EvalContext {
     pub variables: BTreeMap<String, Value>,
+    /// Whether the function table also has `convert(value, type)`, the type
+    /// expression extension's conversion function, whose second argument
+    /// is a type constraint written inline ([`crate::typeexpr`]).
+    ///
+    /// Spec: ext-typeexpr-README.md § The "convert" `cty` Function
+    pub typeexpr: bool,
 }

@@ -24,7 +24,8 @@
 //!
 //! The native syntax (`hclsyntax-spec.md`): [`native`]. The JSON syntax
 //! (`json-spec.md`): [`json`] (values, expressions and static analysis; the
-//! body mapping comes next).
+//! body mapping comes next). The type expressions extension
+//! (`ext-typeexpr-README.md`), for both syntaxes: [`typeexpr`].
 
 pub mod convert;
 pub mod diagnostic;
@@ -36,6 +37,7 @@ pub mod native;
 pub mod number;
 pub mod operations;
 pub mod static_analysis;
+pub mod typeexpr;
 pub mod types;
 pub mod unify;
 pub mod value;

@@ -203,7 +203,7 @@ pub fn missing_capability(
         | Input::Config { variables, .. } => variables.values().collect(),
         _ => Vec::new(),
     };
-    if let Input::Config { extensions, .. } = &case.input {
+    if let Input::Config { extensions, .. } | Input::Expr { extensions, .. } = &case.input {
         if let Some(missing) = extensions
             .iter()
             .find(|e| !capabilities.features.contains(*e))

@@ -15,7 +15,7 @@
 //! a tuple constructor, so none of the analyses applies to it.
 //! SPEC-GAP(spec-notes/gaps/static-analysis-parentheses.md)
 
-use super::ast::{Expression, FunctionCall, ObjectItem, TemplatePart};
+use super::ast::{Expression, FunctionCall, ObjectItem, ObjectKey, TemplatePart};
 use super::source::Span;
 use super::Parsed;
 use crate::diagnostic::{Diagnostic, Phase, Range};
@@ -146,6 +146,40 @@ pub(crate) fn call_parts(expression: &Expression) -> Option<&FunctionCall> {
     match expression {
         Expression::FunctionCall(call) => Some(call),
         _ => None,
+    }
+}
+
+/// The name of an expression that can be interpreted as a static traversal
+/// of a single root name and no steps (hashicorp/hcl's "keyword"): a
+/// variable, or one of the keywords `true`, `false` and `null`, which
+/// "behav[e] as if they were references to variables of those names".
+/// A literal keyword is recognised by its value, which only those three
+/// keywords give a literal (a numeric literal is a number).
+///
+/// Spec: hclsyntax-spec.md § Static Traversal
+pub(crate) fn keyword(expression: &Expression) -> Option<&str> {
+    match expression {
+        Expression::Variable(variable) => Some(&variable.name),
+        Expression::Literal(literal) => match literal.value {
+            Value::Bool(true) => Some("true"),
+            Value::Bool(false) => Some("false"),
+            Value::Null(_) => Some("null"),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// The name of an object constructor key that is a static traversal of a
+/// single root name: a bare identifier (which the object constructor takes
+/// as a literal attribute name), or a key expression that is one.
+/// A parenthesized key, a quoted string or any other expression is none.
+///
+/// Spec: hclsyntax-spec.md § Static Traversal, § Static Map
+pub(crate) fn key_keyword(key: &ObjectKey) -> Option<&str> {
+    match key {
+        ObjectKey::Name { name, .. } => Some(name),
+        ObjectKey::Expression(expression) => keyword(expression),
     }
 }
 

@@ -5,7 +5,8 @@
 
 use super::yaml::{RawCase, RawFile};
 use super::{
-    Case, Input, SuiteFile, Syntax, CASE_KINDS, EXTENSIONS, KNOWN_PROFILES, RESERVED_KINDS,
+    Case, Input, SuiteFile, Syntax, CASE_KINDS, EXPR_EXTENSIONS, EXTENSIONS, KNOWN_PROFILES,
+    RESERVED_KINDS,
 };
 use crate::requirements::Requirements;
 use hcl_interpreter::operations::Operation;
@@ -341,10 +342,13 @@ fn build_input(raw: &RawCase, default_kind: Option<&str>) -> Result<Input, Strin
         ("variables", raw.variables.is_some()),
         ("analysis", raw.analysis.is_some()),
         ("extensions", raw.extensions.is_some()),
+        ("constraint", raw.constraint.is_some()),
     ];
     // Fields a kind may leave out.
     let optional: &[&str] = match kind {
-        "expr" | "template" => &["variables"],
+        "expr" => &["variables", "extensions"],
+        "template" => &["variables"],
+        "typeexpr" => &["syntax", "constraint"],
         "config" => &["variables", "syntax", "extensions"],
         "static" => &["syntax"],
         _ => &[],
@@ -357,6 +361,7 @@ fn build_input(raw: &RawCase, default_kind: Option<&str>) -> Result<Input, Strin
         "expr" => &["expr"],
         "template" => &["template"],
         "static" => &["expr", "analysis"],
+        "typeexpr" => &["expr"],
         _ => &["config"],
     };
     for (field, given) in present {
@@ -410,6 +415,24 @@ fn build_input(raw: &RawCase, default_kind: Option<&str>) -> Result<Input, Strin
         "expr" => Input::Expr {
             expr: raw.expr.clone().expect("checked"),
             variables: variables(),
+            extensions: {
+                let extensions = raw.extensions.clone().unwrap_or_default();
+                if let Some(unknown) = extensions
+                    .iter()
+                    .find(|e| !EXPR_EXTENSIONS.contains(&e.as_str()))
+                {
+                    return Err(format!(
+                        "unknown extension `{unknown}` for an `expr` case; the extensions are {}",
+                        EXPR_EXTENSIONS.join(", ")
+                    ));
+                }
+                extensions
+            },
+        },
+        "typeexpr" => Input::TypeExpr {
+            syntax: syntax()?,
+            expr: raw.expr.clone().expect("checked"),
+            constraint: raw.constraint.unwrap_or(false),
         },
         "template" => Input::Template {
             template: raw.template.clone().expect("checked"),

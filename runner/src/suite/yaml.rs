@@ -607,6 +607,7 @@ pub(crate) struct RawCase {
     pub variables: Option<BTreeMap<String, InputValue>>,
     pub analysis: Option<String>,
     pub extensions: Option<Vec<String>>,
+    pub constraint: Option<bool>,
     pub expect: Expectation,
     pub implementation_defined: Option<String>,
     pub profiles: Option<BTreeMap<String, RawProfile>>,

@@ -30,6 +30,9 @@ use std::borrow::Cow;
 ///
 /// Spec: hclsyntax-spec.md § Functions and Function Calls
 pub(super) fn eval_function_call<'a>(call: &'a FunctionCall, scope: &Scope<'a>) -> Evaluated<'a> {
+    if &*call.name == "convert" && scope.context().typeexpr {
+        return super::convert_call::eval_convert_call(call, scope);
+    }
     if !functions::exists(&call.name) {
         return Err(Problem::new(
             call.name_span,
