@@ -26,7 +26,8 @@
 //! [`bodies`], shared by both syntaxes.
 //!
 //! The native syntax (`hclsyntax-spec.md`): [`native`]. The JSON syntax
-//! (`json-spec.md`): [`json`].
+//! (`json-spec.md`): [`json`]. The type expressions extension
+//! (`ext-typeexpr-README.md`), for both syntaxes: [`typeexpr`].
 
 pub mod bodies;
 pub mod convert;
@@ -39,6 +40,7 @@ pub mod native;
 pub mod number;
 pub mod operations;
 pub mod static_analysis;
+pub mod typeexpr;
 pub mod types;
 pub mod unify;
 pub mod value;

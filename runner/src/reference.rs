@@ -6,7 +6,7 @@ use hcl_interpreter::bodies::{self, BodyContent, BodySpec};
 use hcl_interpreter::diagnostic::Range;
 use hcl_interpreter::static_analysis::{StaticResult, TraversalStep};
 use hcl_interpreter::{
-    convert, json, native, operations, unify, Diagnostic, EvalContext, Phase, Value,
+    convert, json, native, operations, typeexpr, unify, Diagnostic, EvalContext, Phase, Value,
 };
 use std::collections::BTreeMap;
 
@@ -186,8 +186,35 @@ pub fn run(input: &Input) -> Outcome {
             },
             Err(diagnostic) => error(diagnostic),
         },
-        Input::Expr { expr, variables } => {
-            value_or_errors(native::eval_expression(expr, &context(variables)))
+        Input::Expr {
+            expr,
+            variables,
+            extensions,
+        } => {
+            let ctx = EvalContext {
+                typeexpr: extensions.iter().any(|e| e == "typeexpr"),
+                ..context(variables)
+            };
+            value_or_errors(native::eval_expression(expr, &ctx))
+        }
+        Input::TypeExpr {
+            syntax,
+            expr,
+            constraint,
+        } => {
+            let mode = if *constraint {
+                typeexpr::Mode::TypeConstraint
+            } else {
+                typeexpr::Mode::Type
+            };
+            let read = match syntax {
+                Syntax::Native => typeexpr::native_type(expr, mode),
+                Syntax::Json => typeexpr::json_type(expr, mode),
+            };
+            match read {
+                Ok(ty) => Outcome::Type(ty),
+                Err(diagnostics) => errors(diagnostics),
+            }
         }
         Input::Template {
             template,

@@ -216,7 +216,7 @@ pub fn missing_capability(
             );
         }
     }
-    if let Input::Config { extensions, .. } = &case.input {
+    if let Input::Config { extensions, .. } | Input::Expr { extensions, .. } = &case.input {
         if let Some(missing) = extensions
             .iter()
             .find(|e| !capabilities.features.contains(*e))

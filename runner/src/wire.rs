@@ -350,9 +350,25 @@ pub fn request(id: &str, input: &Input) -> Json {
                 Json::Array(operands.iter().map(value_to_json).collect()),
             );
         }
-        Input::Expr { expr, variables } => {
+        Input::Expr {
+            expr,
+            variables,
+            extensions,
+        } => {
             fields.insert("expr".into(), json!(expr));
             fields.insert("variables".into(), variables_to_json(variables));
+            if !extensions.is_empty() {
+                fields.insert("extensions".into(), json!(extensions));
+            }
+        }
+        Input::TypeExpr {
+            syntax,
+            expr,
+            constraint,
+        } => {
+            fields.insert("syntax".into(), json!(syntax.name()));
+            fields.insert("expr".into(), json!(expr));
+            fields.insert("constraint".into(), json!(constraint));
         }
         Input::Template {
             template,
@@ -451,6 +467,23 @@ pub fn input_from_request(request: &Json) -> Result<Input, String> {
         "expr" => Input::Expr {
             expr: text("expr")?,
             variables: variables_from_json(request.get("variables"))?,
+            extensions: match request.get("extensions") {
+                None | Some(Json::Null) => Vec::new(),
+                Some(list) => strings(list, "extensions")?,
+            },
+        },
+        "typeexpr" => Input::TypeExpr {
+            syntax: match request.get("syntax").and_then(Json::as_str) {
+                None | Some("native") => Syntax::Native,
+                Some("json") => Syntax::Json,
+                Some(other) => return Err(format!("unknown syntax {other:?}")),
+            },
+            expr: text("expr")?,
+            constraint: match request.get("constraint") {
+                None | Some(Json::Null) => false,
+                Some(Json::Bool(b)) => *b,
+                Some(other) => return Err(format!("`constraint` is a bool, not {other}")),
+            },
         },
         "template" => Input::Template {
             template: text("template")?,
@@ -860,6 +893,7 @@ pub fn outcome_from_answer(answer: &Json, kind: &str) -> Result<Outcome, String>
             Outcome::Value { value, safety }
         }
         "unify" => Outcome::Type(type_from_json(field("type")?)?),
+        "typeexpr" => Outcome::Type(type_from_json(field("type")?)?),
         "identical" | "matches" => {
             Outcome::Result(field("result")?.as_bool().ok_or("`result` is a bool")?)
         }

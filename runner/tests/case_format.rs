@@ -197,3 +197,37 @@ fn values_that_lose_precision_in_yaml_are_rejected() {
         .to_value(&set)
         .is_err());
 }
+
+#[test]
+fn typeexpr_fields_belong_to_their_kinds() {
+    let header = "spec: ext-typeexpr-README.md#type-expression-syntax\nsummary: a test file\n";
+    let good = format!(
+        "{header}cases:\n  - name: ok\n    kind: typeexpr\n    covers: [typeexpr.type-expression-syntax.002]\n    syntax: json\n    constraint: true\n    expr: '\"string\"'\n    expect: {{ type: string }}\n"
+    );
+    assert_eq!(load_text("typeexpr-good", &good).1.unwrap(), 1);
+    let constraint_on_expr = format!(
+        "{header}cases:\n  - name: stray\n    kind: expr\n    covers: [typeexpr.type-expression-syntax.002]\n    constraint: true\n    expr: '1'\n    expect: {{ type: number, value: 1 }}\n"
+    );
+    expect_error(
+        "typeexpr-stray",
+        &constraint_on_expr,
+        4,
+        "`constraint` is not a field of a `expr` case",
+    );
+    let wrong_extension = format!(
+        "{header}cases:\n  - name: wrong\n    kind: expr\n    covers: [typeexpr.type-expression-syntax.002]\n    extensions: [dynblock]\n    expr: '1'\n    expect: {{ type: number, value: 1 }}\n"
+    );
+    expect_error(
+        "typeexpr-extension",
+        &wrong_extension,
+        4,
+        "unknown extension `dynblock` for an `expr` case",
+    );
+    let misspelled = format!(
+        "{header}cases:\n  - name: typo\n    kind: typeexpr\n    covers: [typeexpr.type-expression-syntax.002]\n    constrain: true\n    expr: string\n    expect: {{ type: string }}\n"
+    );
+    let (_, result) = load_text("typeexpr-typo", &misspelled);
+    let errors = result.expect_err("an unknown field");
+    assert!(errors[0].message.contains("constrain"), "{}", errors[0]);
+    assert!(errors[0].line.is_some(), "{}", errors[0]);
+}

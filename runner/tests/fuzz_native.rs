@@ -1,9 +1,12 @@
 //! Random and mutated inputs never crash the native syntax: every suite
-//! case's source, mutated many times, ends in a value or a diagnostic.
+//! case's source, mutated many times, ends in a value or a diagnostic
+//! (type expressions, of both syntaxes, included; expressions are evaluated
+//! with the type expression extension's `convert`).
 //! Bounded in iterations (not in time), so the test is deterministic.
 
 use hcl_conformance::suite::{load_suite, Input};
 use hcl_interpreter::native::{eval_config, eval_expression, eval_template};
+use hcl_interpreter::typeexpr::{json_type, native_type, Mode};
 use hcl_interpreter::EvalContext;
 use std::path::Path;
 
@@ -64,7 +67,9 @@ fn mutated_suite_inputs_never_crash() {
     let sources: Vec<(&str, String, EvalContext)> = suite
         .cases()
         .filter_map(|c| match &c.input {
-            Input::Expr { expr, variables } => Some(("expr", expr.clone(), variables.clone())),
+            Input::Expr {
+                expr, variables, ..
+            } => Some(("expr", expr.clone(), variables.clone())),
             Input::Template {
                 template,
                 variables,
@@ -72,6 +77,12 @@ fn mutated_suite_inputs_never_crash() {
             Input::Config {
                 config, variables, ..
             } => Some(("config", config.clone(), variables.clone())),
+            Input::TypeExpr {
+                syntax: hcl_conformance::suite::Syntax::Json,
+                expr,
+                ..
+            } => Some(("typeexpr-json", expr.clone(), Default::default())),
+            Input::TypeExpr { expr, .. } => Some(("typeexpr", expr.clone(), Default::default())),
             _ => None,
         })
         .map(|(kind, source, variables)| {
@@ -80,6 +91,7 @@ fn mutated_suite_inputs_never_crash() {
                 source,
                 EvalContext {
                     variables,
+                    typeexpr: true,
                     ..EvalContext::default()
                 },
             )
@@ -100,6 +112,8 @@ fn mutated_suite_inputs_never_crash() {
             let outcome = std::panic::catch_unwind(|| match *kind {
                 "expr" => eval_expression(&input, ctx).map(|_| ()),
                 "template" => eval_template(&input, ctx).map(|_| ()),
+                "typeexpr" => native_type(&input, Mode::TypeConstraint).map(|_| ()),
+                "typeexpr-json" => json_type(&input, Mode::Type).map(|_| ()),
                 _ => eval_config(&input, ctx).map(|_| ()),
             });
             assert!(outcome.is_ok(), "{kind} input {input:?} panicked");

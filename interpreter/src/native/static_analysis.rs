@@ -15,7 +15,7 @@
 //! a tuple constructor, so none of the analyses applies to it.
 //! SPEC-GAP(spec-notes/gaps/static-analysis-parentheses.md)
 
-use super::ast::{Expression, TemplatePart};
+use super::ast::{Expression, FunctionCall, ObjectItem, ObjectKey, TemplatePart};
 use super::source::Span;
 use super::Parsed;
 use crate::diagnostic::{Diagnostic, Phase, Range};
@@ -54,11 +54,21 @@ pub fn analyze(source: &str, analysis: Analysis) -> Result<StaticResult, Vec<Dia
 ///
 /// Spec: hclsyntax-spec.md § Static List
 fn static_list(parsed: &Parsed<Expression>) -> Option<StaticResult> {
-    let Expression::Tuple(tuple) = parsed.tree() else {
-        return None;
-    };
-    let elements = tuple.elements.iter().map(|e| parsed.range(e.span()));
+    let elements = list_elements(parsed.tree())?;
+    let elements = elements.iter().map(|e| parsed.range(e.span()));
     Some(StaticResult::List(elements.collect()))
+}
+
+/// The elements of an expression that can be interpreted as a static list:
+/// a tuple constructor's, as written. For callers that analyse the elements
+/// in turn (the type expression extension's `tuple([...])`).
+///
+/// Spec: hclsyntax-spec.md § Static List
+pub(crate) fn list_elements(expression: &Expression) -> Option<&[Expression]> {
+    match expression {
+        Expression::Tuple(tuple) => Some(&tuple.elements),
+        _ => None,
+    }
 }
 
 /// "The object construction syntax can be interpreted as a static map. All
@@ -79,16 +89,24 @@ fn static_list(parsed: &Parsed<Expression>) -> Option<StaticResult> {
 ///
 /// Spec: hclsyntax-spec.md § Static Map
 fn static_map(parsed: &Parsed<Expression>) -> Option<StaticResult> {
-    let Expression::Object(object) = parsed.tree() else {
-        return None;
-    };
-    let pairs = object.items.iter().map(|item| {
+    let pairs = map_items(parsed.tree())?.iter().map(|item| {
         (
             parsed.range(item.key.span()),
             parsed.range(item.value.span()),
         )
     });
     Some(StaticResult::Map(pairs.collect()))
+}
+
+/// The key/value pairs of an expression that can be interpreted as a static
+/// map: an object constructor's elements, as written, duplicates included.
+///
+/// Spec: hclsyntax-spec.md § Static Map
+pub(crate) fn map_items(expression: &Expression) -> Option<&[ObjectItem]> {
+    match expression {
+        Expression::Object(object) => Some(&object.items),
+        _ => None,
+    }
 }
 
 /// "The function call syntax can be interpreted as a static call. The
@@ -111,14 +129,58 @@ fn static_map(parsed: &Parsed<Expression>) -> Option<StaticResult> {
 ///
 /// Spec: hclsyntax-spec.md § Static Call
 fn static_call(parsed: &Parsed<Expression>) -> Option<StaticResult> {
-    let Expression::FunctionCall(call) = parsed.tree() else {
-        return None;
-    };
+    let call = call_parts(parsed.tree())?;
     let arguments = call.arguments.iter().map(|e| parsed.range(e.span()));
     Some(StaticResult::Call {
         name: source_text(parsed, call.name_span).to_string(),
         arguments: arguments.collect(),
     })
+}
+
+/// The function call an expression can be interpreted as a static call, if
+/// any: its name, its arguments (an expanded final argument without its
+/// `...`) and their parentheses.
+///
+/// Spec: hclsyntax-spec.md § Static Call
+pub(crate) fn call_parts(expression: &Expression) -> Option<&FunctionCall> {
+    match expression {
+        Expression::FunctionCall(call) => Some(call),
+        _ => None,
+    }
+}
+
+/// The name of an expression that can be interpreted as a static traversal
+/// of a single root name and no steps (hashicorp/hcl's "keyword"): a
+/// variable, or one of the keywords `true`, `false` and `null`, which
+/// "behav[e] as if they were references to variables of those names".
+/// A literal keyword is recognised by its value, which only those three
+/// keywords give a literal (a numeric literal is a number).
+///
+/// Spec: hclsyntax-spec.md § Static Traversal
+pub(crate) fn keyword(expression: &Expression) -> Option<&str> {
+    match expression {
+        Expression::Variable(variable) => Some(&variable.name),
+        Expression::Literal(literal) => match literal.value {
+            Value::Bool(true) => Some("true"),
+            Value::Bool(false) => Some("false"),
+            Value::Null(_) => Some("null"),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// The name of an object constructor key that is a static traversal of a
+/// single root name: a bare identifier (which the object constructor takes
+/// as a literal attribute name), or a key expression that is one.
+/// A parenthesized key, a quoted string or any other expression is none.
+///
+/// Spec: hclsyntax-spec.md § Static Traversal, § Static Map
+pub(crate) fn key_keyword(key: &ObjectKey) -> Option<&str> {
+    match key {
+        ObjectKey::Name { name, .. } => Some(name),
+        ObjectKey::Expression(expression) => keyword(expression),
+    }
 }
 
 /// "A variable expression and any attached attribute access operations and

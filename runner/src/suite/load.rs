@@ -5,7 +5,8 @@
 
 use super::yaml::{RawCase, RawFile};
 use super::{
-    Case, Input, SuiteFile, Syntax, CASE_KINDS, EXTENSIONS, KNOWN_PROFILES, RESERVED_KINDS,
+    Case, Input, SuiteFile, Syntax, CASE_KINDS, EXPR_EXTENSIONS, EXTENSIONS, KNOWN_PROFILES,
+    RESERVED_KINDS,
 };
 use crate::requirements::Requirements;
 use hcl_interpreter::operations::Operation;
@@ -343,10 +344,13 @@ fn build_input(raw: &RawCase, default_kind: Option<&str>) -> Result<Input, Strin
         ("extensions", raw.extensions.is_some()),
         ("schema", raw.schema.is_some()),
         ("literal-only", raw.literal_only.is_some()),
+        ("constraint", raw.constraint.is_some()),
     ];
     // Fields a kind may leave out.
     let optional: &[&str] = match kind {
-        "expr" | "template" => &["variables"],
+        "expr" => &["variables", "extensions"],
+        "template" => &["variables"],
+        "typeexpr" => &["syntax", "constraint"],
         "config" => &[
             "variables",
             "syntax",
@@ -365,6 +369,7 @@ fn build_input(raw: &RawCase, default_kind: Option<&str>) -> Result<Input, Strin
         "expr" => &["expr"],
         "template" => &["template"],
         "static" => &["expr", "analysis"],
+        "typeexpr" => &["expr"],
         _ => &["config"],
     };
     for (field, given) in present {
@@ -418,6 +423,24 @@ fn build_input(raw: &RawCase, default_kind: Option<&str>) -> Result<Input, Strin
         "expr" => Input::Expr {
             expr: raw.expr.clone().expect("checked"),
             variables: variables(),
+            extensions: {
+                let extensions = raw.extensions.clone().unwrap_or_default();
+                if let Some(unknown) = extensions
+                    .iter()
+                    .find(|e| !EXPR_EXTENSIONS.contains(&e.as_str()))
+                {
+                    return Err(format!(
+                        "unknown extension `{unknown}` for an `expr` case; the extensions are {}",
+                        EXPR_EXTENSIONS.join(", ")
+                    ));
+                }
+                extensions
+            },
+        },
+        "typeexpr" => Input::TypeExpr {
+            syntax: syntax()?,
+            expr: raw.expr.clone().expect("checked"),
+            constraint: raw.constraint.unwrap_or(false),
         },
         "template" => Input::Template {
             template: raw.template.clone().expect("checked"),

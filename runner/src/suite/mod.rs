@@ -90,6 +90,9 @@ pub enum Input {
     Expr {
         expr: String,
         variables: BTreeMap<String, Value>,
+        /// Extensions whose functions join the function table
+        /// (`typeexpr`: `convert`).
+        extensions: Vec<String>,
     },
     /// Evaluate a standalone template (template file mode).
     Template {
@@ -101,6 +104,14 @@ pub enum Input {
         syntax: Syntax,
         expr: String,
         analysis: Analysis,
+    },
+    /// Read an expression as a type expression (ext-typeexpr-README.md): a
+    /// type constraint (`any` allowed) when `constraint`, else an exact
+    /// type.
+    TypeExpr {
+        syntax: Syntax,
+        expr: String,
+        constraint: bool,
     },
     /// Parse a configuration file and evaluate its attributes.
     Config {
@@ -145,6 +156,7 @@ impl Input {
             Input::Template { .. } => "template",
             Input::Config { .. } => "config",
             Input::Static { .. } => "static",
+            Input::TypeExpr { .. } => "typeexpr",
         }
     }
 }
@@ -160,10 +172,13 @@ pub const CASE_KINDS: &[&str] = &[
     "template",
     "config",
     "static",
+    "typeexpr",
 ];
 pub const RESERVED_KINDS: &[&str] = &[];
 /// The extensions a `config` case may ask for.
 pub const EXTENSIONS: &[&str] = &["dynblock"];
+/// The extensions an `expr` case may ask for.
+pub const EXPR_EXTENSIONS: &[&str] = &["typeexpr"];
 
 /// The result of a static analysis, with every expression as its exact
 /// source text and every traversal step as `name`, `.attr` or `[KEY]`.

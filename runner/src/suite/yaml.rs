@@ -612,6 +612,7 @@ pub(crate) struct RawCase {
     pub extensions: Option<Vec<String>>,
     pub schema: Option<SchemaText>,
     pub literal_only: Option<bool>,
+    pub constraint: Option<bool>,
     pub expect: Expectation,
     pub implementation_defined: Option<String>,
     pub profiles: Option<BTreeMap<String, RawProfile>>,

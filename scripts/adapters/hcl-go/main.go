@@ -13,7 +13,8 @@
 // native.go answers the native-syntax kinds (expr, template, config) and
 // turns HCL diagnostics into error answers; dynblock.go reads config bodies
 // through the dynblock extension; static.go answers the static analyses
-// (static).
+// (static); typeexpr.go reads type expressions (typeexpr) and provides the
+// extension's convert function to expr requests that ask for it.
 package main
 
 import (
@@ -58,6 +59,9 @@ type request struct {
 
 	// static: the analysis to apply to the expression.
 	Analysis string `json:"analysis"`
+
+	// typeexpr: read the expression as a type constraint rather than a type.
+	Constraint bool `json:"constraint"`
 }
 
 // wireValue is a value as it travels: its type, its ctyjson-like encoding
@@ -213,6 +217,8 @@ func handle(req request) (ans answer) {
 		return evalConfig(req, &phase)
 	case "static":
 		return analyzeStatic(req, &phase)
+	case "typeexpr":
+		return readTypeExpr(req, &phase)
 	}
 	return answer{ID: req.ID, Unsupported: fmt.Sprintf("hcl-go does not answer requests of kind %q", req.Kind)}
 }
@@ -223,7 +229,7 @@ func handle(req request) (ans answer) {
 func hello(req request) answer {
 	return answer{ID: req.ID, Name: adapterName, Version: adapterVersion,
 		Capabilities: &capabilities{
-			Kinds:    []string{"convert", "unify", "identical", "matches", "operation", "expr", "template", "config", "static"},
-			Features: []string{"unknown", "safety", "ranges", "dynblock"},
+			Kinds:    []string{"convert", "unify", "identical", "matches", "operation", "expr", "template", "config", "static", "typeexpr"},
+			Features: []string{"unknown", "safety", "ranges", "dynblock", "typeexpr"},
 		}}
 }

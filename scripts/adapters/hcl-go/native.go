@@ -58,7 +58,7 @@ func evalContext(req request) *hcl.EvalContext {
 	for name, w := range req.Variables {
 		vars[name] = decodeValue(w)
 	}
-	return &hcl.EvalContext{Variables: vars, Functions: conformanceFunctions}
+	return &hcl.EvalContext{Variables: vars, Functions: functionsFor(req)}
 }
 
 // sourceText returns a request's source text, which must be present (it may

@@ -37,6 +37,9 @@ pub(super) fn eval_function_call<'a>(call: &'a FunctionCall, scope: &Scope<'a>) 
             "In literal-only mode no functions are available.",
         ));
     }
+    if &*call.name == "convert" && scope.context().typeexpr {
+        return super::convert_call::eval_convert_call(call, scope);
+    }
     if !functions::exists(&call.name) {
         return Err(Problem::new(
             call.name_span,
