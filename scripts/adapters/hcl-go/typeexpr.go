@@ -6,7 +6,6 @@ package main
 // "convert" in its function table (runner/PROTOCOL.md, "Requests").
 
 import (
-
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/ext/typeexpr"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
