@@ -52,6 +52,7 @@ fn body_outcome(body: native::Body) -> Body {
                 body: body_outcome(b.body),
             })
             .collect(),
+        ..Body::default()
     }
 }
 
@@ -171,7 +172,7 @@ pub fn run(input: &Input) -> Outcome {
             match json::eval_attributes(config, &context(variables)) {
                 Ok(attributes) => Outcome::Body(Body {
                     attributes,
-                    blocks: Vec::new(),
+                    ..Body::default()
                 }),
                 Err(diagnostics) => errors(diagnostics),
             }

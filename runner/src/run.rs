@@ -1,10 +1,10 @@
 //! Running cases and judging their outcomes.
 
-use crate::compare::check;
+use crate::compare::{check_with, Grading};
+use crate::needs::{self, missing_capabilities};
 use crate::outcome::Outcome;
 use crate::subprocess::Capabilities;
-use crate::suite::{Case, Expectation, ExpectedValue, Input, Suite, SPEC_PROFILE};
-use hcl_interpreter::Value;
+use crate::suite::{Case, Expectation, Input, Suite, SPEC_PROFILE};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -56,6 +56,10 @@ impl Status {
 pub struct Verdict {
     pub status: Status,
     pub message: String,
+    /// One short line: the first difference, the crash, the missing
+    /// capabilities; empty for a pass. Known-failure lists and the matrix
+    /// show it.
+    pub reason: String,
     /// For a case that expects an error: how far the implementation got.
     pub error_grade: Option<ErrorGrade>,
 }
@@ -100,8 +104,25 @@ pub fn case_location(case: &Case) -> String {
     format!("suite/{file}.yaml:{}", case.line)
 }
 
-/// Judges an outcome against the case's expectation under `profile`.
-/// Without the `safety` feature, a conversion's safety is not compared.
+/// What the comparison may look at for this case, by the implementation's
+/// features; everything for the reference interpreter in-process
+/// (`capabilities` is `None`).
+pub fn grading(case: &Case, capabilities: Option<&Capabilities>) -> Grading {
+    let Some(c) = capabilities else {
+        return Grading::FULL;
+    };
+    let has = |feature: &str| c.features.contains(feature);
+    Grading {
+        exact_types: has(needs::EXACT_TYPES),
+        safety: has(needs::SAFETY),
+        ranges: has(needs::RANGES),
+        parse_only: needs::parse_only(case, c),
+        unevaluated_values: has(needs::UNEVALUATED_VALUES),
+    }
+}
+
+/// Judges an outcome against the case's expectation under `profile`,
+/// comparing what the implementation's features allow ([`grading`]).
 pub fn judge(
     case: &Case,
     outcome: &Outcome,
@@ -109,152 +130,184 @@ pub fn judge(
     capabilities: Option<&Capabilities>,
 ) -> Verdict {
     let at = format!("{}: case {}", case_location(case), case.id);
-    let (status, message) = match outcome {
-        Outcome::Unsupported(why) => (Status::Unsupported, why.clone()),
-        Outcome::Crashed(why) => (Status::Crashed, format!("{at}: CRASH: {why}")),
-        Outcome::TimedOut(why) => (Status::TimedOut, format!("{at}: TIMEOUT: {why}")),
-        Outcome::Broken(why) => (Status::Failed, format!("{at}: broken answer: {why}")),
+    let error_grade = grade_error(case.expectation_for(profile), outcome);
+    let verdict = |status, message: String, reason: String| Verdict {
+        status,
+        message,
+        reason,
+        error_grade,
+    };
+    match outcome {
+        Outcome::Unsupported(why) => verdict(
+            Status::Unsupported,
+            why.clone(),
+            format!("the implementation answered unsupported: {}", first_line(why)),
+        ),
+        Outcome::Crashed(why) => verdict(
+            Status::Crashed,
+            format!("{at}: CRASH: {why}"),
+            format!("CRASH: {}", first_line(why)),
+        ),
+        Outcome::TimedOut(why) => verdict(
+            Status::TimedOut,
+            format!("{at}: TIMEOUT: {why}"),
+            "TIMEOUT".into(),
+        ),
+        Outcome::Broken(why) => verdict(
+            Status::Failed,
+            format!("{at}: broken answer: {why}"),
+            format!("broken answer: {}", first_line(why)),
+        ),
         _ => {
             let expect = case.expectation_for(profile);
-            let error_grade = grade_error(expect, outcome);
-            let mut expect = expect.clone();
-            if capabilities.is_some_and(|c| !c.features.contains("safety")) {
-                forget_safety(&mut expect);
-            }
-            let graded = match check(&expect, outcome) {
-                Ok(()) => (Status::Passed, String::new()),
+            match check_with(expect, outcome, &grading(case, capabilities)) {
+                Ok(()) => verdict(Status::Passed, String::new(), String::new()),
                 Err(mismatch) => {
                     let mut message = format!("{at} failed");
                     if profile != SPEC_PROFILE && case.profiles.contains_key(profile) {
                         let _ = write!(message, " (expectation of profile {profile})");
                     }
                     let _ = write!(message, "\n{}", mismatch.report());
-                    (Status::Failed, message)
+                    verdict(Status::Failed, message, mismatch.first_difference)
                 }
-            };
-            return Verdict {
-                status: graded.0,
-                message: graded.1,
-                error_grade,
-            };
+            }
         }
-    };
+    }
+}
+
+fn first_line(text: &str) -> &str {
+    text.lines().next().unwrap_or("").trim()
+}
+
+/// The verdict on a case the implementation cannot run: unsupported, with
+/// every missing capability named.
+pub fn unsupported(missing: &[String]) -> Verdict {
+    let reason = format!("needs {}", missing.join(", "));
     Verdict {
-        status,
-        message,
-        error_grade: grade_error(case.expectation_for(profile), outcome),
+        status: Status::Unsupported,
+        message: format!("unsupported ({reason})"),
+        reason,
+        error_grade: None,
     }
 }
 
-fn forget_safety(expect: &mut Expectation) {
-    match expect {
-        Expectation::Value { safety, .. } => *safety = None,
-        Expectation::OneOf(options) => options.iter_mut().for_each(forget_safety),
-        _ => {}
+/// Runs one case: unsupported when the implementation lacks something it
+/// needs, else judged, then held against the known-failure list.
+pub fn run_case(case: &Case, settings: &RunSettings) -> (Verdict, f64) {
+    let missing = settings
+        .capabilities
+        .as_ref()
+        .map(|c| missing_capabilities(case, &settings.profile, c))
+        .unwrap_or_default();
+    if !missing.is_empty() {
+        return (settings.known_failures.apply(case, unsupported(&missing)), 0.0);
     }
-}
-
-fn value_has_unknown(v: &Value) -> bool {
-    !v.is_wholly_known()
-}
-
-fn expected_has_unknown(v: &ExpectedValue) -> bool {
-    match v {
-        ExpectedValue::Unknown => true,
-        ExpectedValue::Sequence(items) => items.iter().any(expected_has_unknown),
-        ExpectedValue::Mapping(entries) => entries.values().any(expected_has_unknown),
-        _ => false,
-    }
-}
-
-fn expectation_has_unknown(e: &Expectation) -> bool {
-    match e {
-        Expectation::Value { value, .. } => expected_has_unknown(value),
-        Expectation::OneOf(options) => options.iter().any(expectation_has_unknown),
-        Expectation::Body(body) => body_has_unknown(body),
-        _ => false,
-    }
-}
-
-fn body_has_unknown(body: &crate::suite::ExpectedBody) -> bool {
-    body.attributes
-        .values()
-        .any(|(_, v)| expected_has_unknown(v))
-        || body.blocks.iter().any(|b| body_has_unknown(&b.body))
-}
-
-/// The capability a case needs that the implementation lacks, if any.
-pub fn missing_capability(
-    case: &Case,
-    profile: &str,
-    capabilities: &Capabilities,
-) -> Option<String> {
-    let kind = case.input.kind();
-    if !capabilities.kinds.contains(kind) {
-        return Some(format!(
-            "the implementation does not support the kind `{kind}`"
-        ));
-    }
-    let input_values: Vec<&Value> = match &case.input {
-        Input::Convert { value, .. } => vec![value],
-        Input::Operation { operands, .. } => operands.iter().collect(),
-        Input::Expr { variables, .. }
-        | Input::Template { variables, .. }
-        | Input::Config { variables, .. } => variables.values().collect(),
-        _ => Vec::new(),
-    };
-    if let Input::Config { extensions, .. } = &case.input {
-        if let Some(missing) = extensions
-            .iter()
-            .find(|e| !capabilities.features.contains(*e))
-        {
-            return Some(format!(
-                "the implementation does not support the extension `{missing}` (feature `{missing}`)"
-            ));
-        }
-    }
-    let needs_unknown = input_values.into_iter().any(value_has_unknown)
-        || expectation_has_unknown(case.expectation_for(profile));
-    if needs_unknown && !capabilities.features.contains("unknown") {
-        return Some(
-            "the implementation does not support unknown values (feature `unknown`)".into(),
-        );
-    }
-    None
+    let started = Instant::now();
+    let outcome = (settings.implementation)(&case.input);
+    let verdict = judge(
+        case,
+        &outcome,
+        &settings.profile,
+        settings.capabilities.as_ref(),
+    );
+    let verdict = settings.known_failures.apply(case, verdict);
+    (verdict, started.elapsed().as_secs_f64())
 }
 
 /// Cases that may fail without failing the run, each with where it is
 /// listed and why.
 #[derive(Clone, Debug, Default)]
 pub struct KnownFailures {
-    entries: BTreeMap<String, (String, String)>,
+    entries: BTreeMap<String, Listing>,
+}
+
+/// Where a known failure is listed, and why it fails.
+#[derive(Clone, Debug)]
+struct Listing {
+    /// `FILE:LINE`, or the case's profile entry.
+    place: String,
+    reason: String,
+    /// Listed by hand in a file (not derived from a profile's recorded
+    /// differences): then the case must fail, not merely not pass.
+    by_hand: bool,
+}
+
+/// A known-failure file's lines: its leading comment block, and each
+/// listed id with its reason and line number.
+#[derive(Clone, Debug, Default)]
+pub struct FailureFile {
+    pub header: Vec<String>,
+    pub entries: Vec<(String, String, usize)>,
+}
+
+impl FailureFile {
+    /// Reads a list: one case id a line, then its reason; `#` comments,
+    /// blank lines.
+    pub fn parse(text: &str) -> FailureFile {
+        let mut file = FailureFile::default();
+        let mut in_header = true;
+        for (i, line) in text.lines().enumerate() {
+            let trimmed = line.trim();
+            if trimmed.starts_with('#') && in_header {
+                file.header.push(line.trim_end().to_string());
+            }
+            if trimmed.is_empty() || trimmed.starts_with('#') {
+                continue;
+            }
+            in_header = false;
+            let (id, reason) = trimmed
+                .split_once(char::is_whitespace)
+                .unwrap_or((trimmed, ""));
+            file.entries
+                .push((id.to_string(), reason.trim().to_string(), i + 1));
+        }
+        file
+    }
 }
 
 impl KnownFailures {
     /// Reads a list: one case id a line, then its reason; `#` comments.
+    /// Every bad line is reported, as `FILE:LINE: what is wrong`.
     pub fn load(path: &Path, suite: &Suite) -> Result<KnownFailures, String> {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("{}: cannot read the known-failure list: {e}", path.display()))?;
+        let ids: std::collections::BTreeSet<&str> = suite.cases().map(|c| c.id.as_str()).collect();
         let mut entries = BTreeMap::new();
-        for (i, line) in text.lines().enumerate() {
-            let line = line.trim();
-            if line.is_empty() || line.starts_with('#') {
+        let mut errors = Vec::new();
+        for (id, reason, line) in FailureFile::parse(&text).entries {
+            let place = format!("{}:{line}", path.display());
+            if !ids.contains(id.as_str()) {
+                errors.push(format!(
+                    "{place}: `{id}` is not a case of the suite; remove the line (or fix the id: FILE::NAME, as --list shows)"
+                ));
                 continue;
             }
-            let (id, reason) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
-            let place = format!("{}:{}", path.display(), i + 1);
-            if !suite.cases().any(|c| c.id == id) {
-                return Err(format!(
-                    "{place}: `{id}` is not a case of the suite; remove the line"
-                ));
-            }
-            if reason.trim().is_empty() {
-                return Err(format!(
+            if reason.is_empty() {
+                errors.push(format!(
                     "{place}: say why `{id}` is expected to fail, after its id"
                 ));
+                continue;
             }
-            entries.insert(id.to_string(), (place, reason.trim().to_string()));
+            if let Some(first) = entries.get(&id).map(|l: &Listing| l.place.clone()) {
+                errors.push(format!(
+                    "{place}: `{id}` is listed twice (first at {first}); keep one line"
+                ));
+                continue;
+            }
+            entries.insert(
+                id,
+                Listing {
+                    place,
+                    reason,
+                    by_hand: true,
+                },
+            );
         }
-        Ok(KnownFailures { entries })
+        if errors.is_empty() {
+            Ok(KnownFailures { entries })
+        } else {
+            Err(errors.join("\n"))
+        }
     }
 
     /// Every case that records a different result for `profile`.
@@ -265,10 +318,11 @@ impl KnownFailures {
                 let p = c.profiles.get(profile)?;
                 Some((
                     c.id.clone(),
-                    (
-                        format!("{} (profiles.{profile})", case_location(c)),
-                        format!("records a different {profile} result; see {}", p.note),
-                    ),
+                    Listing {
+                        place: format!("{} (profiles.{profile})", case_location(c)),
+                        reason: format!("records a different {profile} result; see {}", p.note),
+                        by_hand: false,
+                    },
                 ))
             })
             .collect();
@@ -279,28 +333,125 @@ impl KnownFailures {
         self.entries.extend(other.entries);
     }
 
-    /// The verdict once the list is taken into account.
+    /// Whether the case is listed.
+    pub fn contains(&self, id: &str) -> bool {
+        self.entries.contains_key(id)
+    }
+
+    /// The reason given for a listed case.
+    pub fn reason(&self, id: &str) -> Option<&str> {
+        self.entries.get(id).map(|l| l.reason.as_str())
+    }
+
+    /// How many cases are listed.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// The verdict once the list is taken into account: a listed failure
+    /// is expected; a listed case that passed, or (listed by hand) that
+    /// the implementation cannot run, is an unexpected pass: the list must
+    /// shrink.
     pub fn apply(&self, case: &Case, verdict: Verdict) -> Verdict {
-        let Some((place, reason)) = self.entries.get(&case.id) else {
+        let Some(Listing {
+            place,
+            reason,
+            by_hand,
+        }) = self.entries.get(&case.id)
+        else {
             return verdict;
         };
-        match verdict.status {
-            Status::Failed | Status::Crashed | Status::TimedOut => Verdict {
-                status: Status::ExpectedFailure,
-                message: format!("expected failure ({place}: {reason})\n{}", verdict.message),
-                ..verdict
-            },
-            Status::Passed => Verdict {
-                error_grade: verdict.error_grade,
-                status: Status::UnexpectedPass,
-                message: format!(
-                    "{}: case {} passed, but {place} lists it as an expected failure ({reason}): remove it from the list",
-                    case_location(case),
-                    case.id
-                ),
-            },
-            _ => verdict,
+        let how = match verdict.status {
+            Status::Failed | Status::Crashed | Status::TimedOut => {
+                return Verdict {
+                    status: Status::ExpectedFailure,
+                    message: format!("expected failure ({place}: {reason})\n{}", verdict.message),
+                    ..verdict
+                }
+            }
+            Status::Passed => "passed".to_string(),
+            Status::Unsupported if *by_hand => format!("is {}", verdict.message),
+            _ => return verdict,
+        };
+        Verdict {
+            status: Status::UnexpectedPass,
+            message: format!(
+                "{}: case {} {how}, but {place} lists it as an expected failure ({reason}): remove it from the list",
+                case_location(case),
+                case.id
+            ),
+            reason: format!("listed as an expected failure, but {how}"),
+            error_grade: verdict.error_grade,
         }
+    }
+}
+
+/// A known-failure list for a run: every case that failed, crashed or
+/// timed out (expected or not), sorted, one `ID reason` a line. A reason
+/// from `previous` (an existing list, perhaps edited by hand) is kept for a
+/// case that still fails; a new failure gets the observed difference.
+/// Listed cases this run did not select stay listed when they are cases of
+/// the suite.
+pub fn failure_list(
+    records: &[CaseRecord],
+    previous: &FailureFile,
+    suite: &Suite,
+    default_header: &[String],
+) -> String {
+    let ran: std::collections::BTreeSet<&str> = records.iter().map(|r| r.id.as_str()).collect();
+    let exists: std::collections::BTreeSet<&str> = suite.cases().map(|c| c.id.as_str()).collect();
+    let old: BTreeMap<&str, &str> = previous
+        .entries
+        .iter()
+        .filter(|(_, reason, _)| !reason.is_empty())
+        .map(|(id, reason, _)| (id.as_str(), reason.as_str()))
+        .collect();
+    let mut lines: BTreeMap<String, String> = BTreeMap::new();
+    for r in records {
+        if matches!(
+            r.status,
+            Status::Failed | Status::Crashed | Status::TimedOut | Status::ExpectedFailure
+        ) {
+            let reason = old
+                .get(r.id.as_str())
+                .map(|s| s.to_string())
+                .unwrap_or_else(|| short_reason(&r.reason));
+            lines.insert(r.id.clone(), reason);
+        }
+    }
+    for (id, reason) in &old {
+        if !ran.contains(id) && exists.contains(id) {
+            lines.insert(id.to_string(), reason.to_string());
+        }
+    }
+    let header = if previous.header.is_empty() {
+        default_header
+    } else {
+        &previous.header
+    };
+    let mut out = String::new();
+    for line in header {
+        let _ = writeln!(out, "{line}");
+    }
+    for (id, reason) in lines {
+        let _ = writeln!(out, "{id} {reason}");
+    }
+    out
+}
+
+/// A reason on one line, at most about 160 characters.
+fn short_reason(reason: &str) -> String {
+    let line = first_line(reason);
+    let line = if line.is_empty() { "fails" } else { line };
+    if line.chars().count() > 160 {
+        let cut: String = line.chars().take(157).collect();
+        format!("{cut}...")
+    } else {
+        line.to_string()
     }
 }
 
@@ -326,6 +477,8 @@ pub struct CaseRecord {
     pub kind: &'static str,
     pub status: Status,
     pub message: String,
+    /// One short line (see [`Verdict::reason`]).
+    pub reason: String,
     pub seconds: f64,
     pub error_grade: Option<ErrorGrade>,
 }
@@ -356,6 +509,7 @@ impl Summary {
             kind: case.input.kind(),
             status: verdict.status,
             message: verdict.message.clone(),
+            reason: verdict.reason.clone(),
             seconds,
             error_grade: verdict.error_grade,
         };
@@ -477,15 +631,14 @@ pub fn trials(
             let missing = settings
                 .capabilities
                 .as_ref()
-                .and_then(|c| missing_capability(case, &settings.profile, c));
-            if let Some(why) = missing {
+                .map(|c| missing_capabilities(case, &settings.profile, c))
+                .unwrap_or_default();
+            // A case the implementation cannot run is an ignored trial; its
+            // verdict is recorded here (an unexpected pass when the
+            // known-failure list names it: then the trial runs and fails).
+            if !missing.is_empty() && !settings.known_failures.contains(&case.id) {
                 if is_selected(args, &case.id) && !args.list {
-                    let verdict = Verdict {
-                        status: Status::Unsupported,
-                        message: why,
-                        error_grade: None,
-                    };
-                    settings.summary.record(case, &verdict, 0.0);
+                    settings.summary.record(case, &unsupported(&missing), 0.0);
                 }
                 return libtest_mimic::Trial::test(case.id.clone(), || Ok(()))
                     .with_kind(kind)
@@ -494,18 +647,8 @@ pub fn trials(
             let case = case.clone();
             let settings = settings.clone();
             libtest_mimic::Trial::test(case.id.clone(), move || {
-                let started = Instant::now();
-                let outcome = (settings.implementation)(&case.input);
-                let verdict = judge(
-                    &case,
-                    &outcome,
-                    &settings.profile,
-                    settings.capabilities.as_ref(),
-                );
-                let verdict = settings.known_failures.apply(&case, verdict);
-                settings
-                    .summary
-                    .record(&case, &verdict, started.elapsed().as_secs_f64());
+                let (verdict, seconds) = run_case(&case, &settings);
+                settings.summary.record(&case, &verdict, seconds);
                 if verdict.status.fails_run() {
                     Err(verdict.message.into())
                 } else {
@@ -515,6 +658,24 @@ pub fn trials(
             .with_kind(kind)
         })
         .collect()
+}
+
+/// Runs every case of the suite on `jobs` threads, without libtest: the
+/// matrix's way. Every case gets exactly one record.
+pub fn run_all(suite: &Suite, settings: &RunSettings, jobs: usize) -> Vec<CaseRecord> {
+    let cases: Vec<&Case> = suite.cases().collect();
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    std::thread::scope(|scope| {
+        for _ in 0..jobs.max(1) {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some(case) = cases.get(i) else { break };
+                let (verdict, seconds) = run_case(case, settings);
+                settings.summary.record(case, &verdict, seconds);
+            });
+        }
+    });
+    settings.summary.records()
 }
 
 /// Whether libtest-mimic's name filters select the case.

@@ -15,7 +15,14 @@ use std::process::ExitCode;
 
 /// The reference interpreter answers every kind of the suite.
 const KINDS: &[&str] = CASE_KINDS;
-const FEATURES: &[&str] = &["unknown", "safety", "ranges", "dynblock"];
+const FEATURES: &[&str] = &[
+    "unknown",
+    "safety",
+    "ranges",
+    "dynblock",
+    "exact-types",
+    "big-numbers",
+];
 
 fn respond(line: &str) -> Json {
     let request: Json = match serde_json::from_str(line) {

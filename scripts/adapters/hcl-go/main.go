@@ -224,6 +224,6 @@ func hello(req request) answer {
 	return answer{ID: req.ID, Name: adapterName, Version: adapterVersion,
 		Capabilities: &capabilities{
 			Kinds:    []string{"convert", "unify", "identical", "matches", "operation", "expr", "template", "config", "static"},
-			Features: []string{"unknown", "safety", "ranges", "dynblock"},
+			Features: []string{"unknown", "safety", "ranges", "dynblock", "exact-types", "big-numbers"},
 		}}
 }

@@ -1,0 +1,718 @@
+//! `hcl-conformance matrix`: every configured implementation, and the
+//! reference interpreter in-process as the first column, over the whole
+//! suite; one Markdown table of passed / failed / unsupported per area of
+//! the spec, per-case details as JSON, and each implementation's results
+//! held against its known-failure list.
+//!
+//! The configuration file's format is documented on [`parse_config`] and in
+//! `runner/PROTOCOL.md` § The conformance matrix.
+
+use crate::run::{failure_list, run_all, CaseRecord, FailureFile, KnownFailures, RunSettings};
+use crate::run::{Implementation, Status, Summary};
+use crate::subprocess::{Capabilities, ImplementationCommand, Pool};
+use crate::suite::{Suite, KNOWN_PROFILES, SPEC_PROFILE};
+use serde_json::json;
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// The matrix's rows: areas of the spec, in order, each found from a case
+/// file's path below `suite/` by the first matching prefix. A file no
+/// prefix matches falls into [`OTHER_AREA`], never out of the totals.
+pub const AREAS: &[(&str, &str)] = &[
+    ("native/lexical-", "lexical"),
+    ("native/structure-", "structure"),
+    ("native/template-", "templates"),
+    ("native/static-", "static analysis"),
+    ("native/", "expressions"),
+    ("types/", "types"),
+    ("conversion/", "conversion"),
+    ("unification/", "unification"),
+    ("json/", "JSON syntax"),
+    ("bodies/", "bodies"),
+    ("body/", "bodies"),
+    ("static/", "static analysis"),
+    ("ext/", "extensions"),
+];
+
+/// The row of case files no entry of [`AREAS`] names.
+pub const OTHER_AREA: &str = "other";
+
+/// The order of the rows.
+pub const AREA_ORDER: &[&str] = &[
+    "lexical",
+    "structure",
+    "expressions",
+    "templates",
+    "types",
+    "conversion",
+    "unification",
+    "JSON syntax",
+    "bodies",
+    "static analysis",
+    "extensions",
+    OTHER_AREA,
+];
+
+/// The matrix area of a case (`FILE::NAME`) or case file id.
+pub fn area_of(case_id: &str) -> &'static str {
+    let file = case_id.split("::").next().unwrap_or(case_id);
+    AREAS
+        .iter()
+        .find(|(prefix, _)| file.starts_with(prefix))
+        .map_or(OTHER_AREA, |(_, area)| area)
+}
+
+/// One implementation of the configuration file.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Entry {
+    pub name: String,
+    pub command: Vec<String>,
+    pub profile: String,
+    pub known_failures: Option<PathBuf>,
+    pub timeout: Duration,
+    /// `FILE:LINE` of its `[name]` line, for messages.
+    pub place: String,
+}
+
+/// Reads a matrix configuration: sections of `key = value` lines.
+///
+/// ```text
+/// # a comment
+/// [hcl-go]                                   # the column's name
+/// command = ${ADAPTERS}/hcl-go --flag         # required; split like a shell
+/// profile = hcl-v2.14                         # optional: spec (default), hcl-v2.14
+/// known-failures = known-failures/hcl-go.txt  # optional
+/// timeout = 10                                # optional: seconds per case
+/// ```
+///
+/// `${NAME}` in a value is the environment variable `NAME` (`env`); a
+/// relative `known-failures` path, and a relative program path holding a
+/// `/`, are taken from the configuration file's folder. Every problem is
+/// reported as `FILE:LINE: what is wrong`.
+pub fn parse_config(
+    path: &Path,
+    text: &str,
+    env: &dyn Fn(&str) -> Option<String>,
+) -> Result<Vec<Entry>, Vec<String>> {
+    let folder = path.parent().unwrap_or(Path::new("."));
+    let mut entries: Vec<Entry> = Vec::new();
+    let mut errors = Vec::new();
+    // The section being read: its entry, and the keys it has set.
+    let mut current: Option<(Entry, Vec<String>)> = None;
+    let finish = |current: Option<(Entry, Vec<String>)>,
+                  entries: &mut Vec<Entry>,
+                  errors: &mut Vec<String>| {
+        if let Some((entry, keys)) = current {
+            if !keys.iter().any(|k| k == "command") {
+                errors.push(format!(
+                    "{}: [{}] has no `command = ...` line; add the command that starts the adapter",
+                    entry.place, entry.name
+                ));
+            } else {
+                entries.push(entry);
+            }
+        }
+    };
+    for (i, raw) in text.lines().enumerate() {
+        let place = format!("{}:{}", path.display(), i + 1);
+        let line = strip_comment(raw).trim();
+        if line.is_empty() {
+            continue;
+        }
+        if let Some(rest) = line.strip_prefix('[') {
+            let Some(name) = rest.strip_suffix(']').map(str::trim) else {
+                errors.push(format!("{place}: a section line is `[NAME]`, not `{line}`"));
+                continue;
+            };
+            finish(current.take(), &mut entries, &mut errors);
+            let valid = !name.is_empty()
+                && name
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
+            if !valid {
+                errors.push(format!(
+                    "{place}: `{name}` is not a usable name; use letters, digits, `-`, `_` and `.`"
+                ));
+            } else if name == "reference" {
+                errors.push(format!(
+                    "{place}: `reference` is the reference interpreter's column; choose another name"
+                ));
+            } else if let Some(first) = entries.iter().find(|e| e.name == name) {
+                errors.push(format!(
+                    "{place}: [{name}] is configured twice (first at {})",
+                    first.place
+                ));
+            }
+            current = Some((
+                Entry {
+                    name: name.to_string(),
+                    command: Vec::new(),
+                    profile: SPEC_PROFILE.to_string(),
+                    known_failures: None,
+                    timeout: Duration::from_secs(10),
+                    place,
+                },
+                Vec::new(),
+            ));
+            continue;
+        }
+        let Some((key, value)) = line.split_once('=') else {
+            errors.push(format!(
+                "{place}: expected `key = value` or `[NAME]`, not `{line}`"
+            ));
+            continue;
+        };
+        let (key, value) = (key.trim(), value.trim());
+        let Some((entry, keys)) = current.as_mut() else {
+            errors.push(format!(
+                "{place}: `{key}` comes before any `[NAME]` line; start the implementation's section first"
+            ));
+            continue;
+        };
+        if keys.iter().any(|k| k == key) {
+            errors.push(format!("{place}: `{key}` is set twice for [{}]", entry.name));
+            continue;
+        }
+        keys.push(key.to_string());
+        let value = match expand(value, env) {
+            Ok(value) => value,
+            Err(e) => {
+                errors.push(format!("{place}: {e}"));
+                continue;
+            }
+        };
+        match key {
+            "command" => match split_command(&value) {
+                Ok(mut words) => {
+                    if words[0].contains('/') && Path::new(&words[0]).is_relative() {
+                        words[0] = folder.join(&words[0]).display().to_string();
+                    }
+                    entry.command = words;
+                }
+                Err(e) => errors.push(format!("{place}: {e}")),
+            },
+            "profile" => {
+                if value == SPEC_PROFILE || KNOWN_PROFILES.contains(&value.as_str()) {
+                    entry.profile = value;
+                } else {
+                    errors.push(format!(
+                        "{place}: unknown profile `{value}`; the profiles are {SPEC_PROFILE}, {}",
+                        KNOWN_PROFILES.join(", ")
+                    ));
+                }
+            }
+            "known-failures" => entry.known_failures = Some(folder.join(value)),
+            "timeout" => match value.parse::<f64>() {
+                Ok(s) if s > 0.0 && s.is_finite() => entry.timeout = Duration::from_secs_f64(s),
+                _ => errors.push(format!(
+                    "{place}: timeout is a positive number of seconds, not `{value}`"
+                )),
+            },
+            other => errors.push(format!(
+                "{place}: unknown key `{other}`; the keys are command, profile, known-failures, timeout"
+            )),
+        }
+    }
+    finish(current, &mut entries, &mut errors);
+    if entries.is_empty() && errors.is_empty() {
+        errors.push(format!(
+            "{}: no implementation is configured; add a `[NAME]` section with a `command = ...` line",
+            path.display()
+        ));
+    }
+    if errors.is_empty() {
+        Ok(entries)
+    } else {
+        Err(errors)
+    }
+}
+
+/// A line without its `#` comment (a `#` starts one at the line's start or
+/// after white space, so `a#b` in a value stays).
+fn strip_comment(line: &str) -> &str {
+    let bytes = line.as_bytes();
+    for (i, b) in bytes.iter().enumerate() {
+        if *b == b'#' && (i == 0 || bytes[i - 1].is_ascii_whitespace()) {
+            return &line[..i];
+        }
+    }
+    line
+}
+
+/// Replaces each `${NAME}` with the environment variable `NAME`.
+fn expand(value: &str, env: &dyn Fn(&str) -> Option<String>) -> Result<String, String> {
+    let mut out = String::new();
+    let mut rest = value;
+    while let Some(start) = rest.find("${") {
+        out.push_str(&rest[..start]);
+        let after = &rest[start + 2..];
+        let end = after
+            .find('}')
+            .ok_or_else(|| format!("`${{` without its `}}` in `{value}`"))?;
+        let name = &after[..end];
+        let expanded = env(name).ok_or_else(|| {
+            format!("the environment variable {name} is not set (used as ${{{name}}})")
+        })?;
+        out.push_str(&expanded);
+        rest = &after[end + 1..];
+    }
+    out.push_str(rest);
+    Ok(out)
+}
+
+/// Splits a command line as a POSIX shell would, for quotes and
+/// backslashes.
+pub fn split_command(text: &str) -> Result<Vec<String>, String> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut in_word = false;
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\'' => {
+                in_word = true;
+                loop {
+                    match chars.next() {
+                        Some('\'') => break,
+                        Some(c) => word.push(c),
+                        None => return Err(format!("unterminated ' in `{text}`")),
+                    }
+                }
+            }
+            '"' => {
+                in_word = true;
+                loop {
+                    match chars.next() {
+                        Some('"') => break,
+                        Some('\\') => word.push(chars.next().ok_or("a trailing backslash")?),
+                        Some(c) => word.push(c),
+                        None => return Err(format!("unterminated \" in `{text}`")),
+                    }
+                }
+            }
+            '\\' => {
+                in_word = true;
+                word.push(chars.next().ok_or("a trailing backslash")?);
+            }
+            c if c.is_whitespace() => {
+                if in_word {
+                    words.push(std::mem::take(&mut word));
+                    in_word = false;
+                }
+            }
+            c => {
+                in_word = true;
+                word.push(c);
+            }
+        }
+    }
+    if in_word {
+        words.push(word);
+    }
+    if words.is_empty() {
+        return Err("the command is empty".into());
+    }
+    Ok(words)
+}
+
+/// One column's results.
+#[derive(Clone, Debug)]
+pub struct Column {
+    pub name: String,
+    /// What the implementation says it is (`hello`'s name and version).
+    pub description: String,
+    pub profile: String,
+    pub command: Vec<String>,
+    pub capabilities: Option<Capabilities>,
+    /// The known-failure list, as configured (None: no list).
+    pub list_path: Option<PathBuf>,
+    pub list: KnownFailures,
+    /// One record per case of the suite, sorted by id, judged without the
+    /// list (the list is held against them in [`Accounting`]).
+    pub records: Vec<CaseRecord>,
+}
+
+/// How a column's results meet its known-failure list.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Accounting {
+    /// Failed and listed.
+    pub expected: Vec<String>,
+    /// Failed, not listed.
+    pub unexpected_failures: Vec<String>,
+    /// Listed, but passed or unsupported.
+    pub unexpected_passes: Vec<String>,
+}
+
+impl Accounting {
+    pub fn matches(&self) -> bool {
+        self.unexpected_failures.is_empty() && self.unexpected_passes.is_empty()
+    }
+}
+
+/// Whether a status (judged without a list) is a failure: a wrong or broken
+/// answer, a crash, a time-out.
+pub fn is_failure(status: Status) -> bool {
+    matches!(status, Status::Failed | Status::Crashed | Status::TimedOut)
+}
+
+impl Column {
+    pub fn accounting(&self) -> Accounting {
+        let mut accounting = Accounting::default();
+        for r in &self.records {
+            match (is_failure(r.status), self.list.contains(&r.id)) {
+                (true, true) => accounting.expected.push(r.id.clone()),
+                (true, false) => accounting.unexpected_failures.push(r.id.clone()),
+                (false, true) => accounting.unexpected_passes.push(r.id.clone()),
+                (false, false) => {}
+            }
+        }
+        accounting
+    }
+
+    /// Passed, failed and unsupported cases of an area (`None`: all).
+    pub fn counts(&self, area: Option<&str>) -> Counts {
+        let mut counts = Counts::default();
+        for r in &self.records {
+            if area.is_some_and(|a| area_of(&r.id) != a) {
+                continue;
+            }
+            match r.status {
+                Status::Passed => counts.passed += 1,
+                Status::Unsupported => counts.unsupported += 1,
+                _ => counts.failed += 1,
+            }
+        }
+        counts
+    }
+}
+
+/// One cell of the matrix.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counts {
+    pub passed: usize,
+    pub failed: usize,
+    pub unsupported: usize,
+}
+
+impl Counts {
+    pub fn total(&self) -> usize {
+        self.passed + self.failed + self.unsupported
+    }
+}
+
+/// Runs one implementation over the whole suite, judged without its list.
+pub fn run_column(
+    suite: &Suite,
+    name: &str,
+    implementation: Implementation,
+    capabilities: Option<Capabilities>,
+    profile: &str,
+    jobs: usize,
+) -> Vec<CaseRecord> {
+    let settings = RunSettings {
+        implementation,
+        capabilities,
+        profile: profile.to_string(),
+        known_failures: Arc::new(KnownFailures::default()),
+        summary: Arc::new(Summary::default()),
+    };
+    let started = std::time::Instant::now();
+    let records = run_all(suite, &settings, jobs);
+    eprintln!(
+        "matrix: {name}: {} cases in {:.1}s",
+        records.len(),
+        started.elapsed().as_secs_f64()
+    );
+    records
+}
+
+/// The reference interpreter's column.
+pub fn reference_column(suite: &Suite, jobs: usize) -> Column {
+    let records = run_column(
+        suite,
+        "reference",
+        Arc::new(crate::reference::run),
+        None,
+        SPEC_PROFILE,
+        jobs,
+    );
+    Column {
+        name: "reference".into(),
+        description: "the reference interpreter (in-process)".into(),
+        profile: SPEC_PROFILE.into(),
+        command: Vec::new(),
+        capabilities: None,
+        list_path: None,
+        list: KnownFailures::default(),
+        records,
+    }
+}
+
+/// Starts a configured implementation and runs it.
+pub fn entry_column(suite: &Suite, entry: &Entry, jobs: usize) -> Result<Column, String> {
+    let list = match &entry.known_failures {
+        None => KnownFailures::default(),
+        Some(path) => KnownFailures::load(path, suite).map_err(|e| {
+            format!(
+                "{}: the known-failure list of [{}] has problems:\n{e}",
+                entry.place, entry.name
+            )
+        })?,
+    };
+    let pool = Pool::start(ImplementationCommand {
+        program: entry.command[0].clone(),
+        args: entry.command[1..].to_vec(),
+        timeout: entry.timeout,
+    })
+    .map_err(|e| {
+        format!(
+            "{}: the implementation [{}] (`{}`) did not start: {e}\n\
+             Build it (scripts/matrix builds every adapter), or fix its command.",
+            entry.place,
+            entry.name,
+            entry.command.join(" ")
+        )
+    })?;
+    let pool = Arc::new(pool);
+    let capabilities = pool.capabilities().clone();
+    let runner = Arc::clone(&pool);
+    let records = run_column(
+        suite,
+        &entry.name,
+        Arc::new(move |input: &_| runner.run(input)),
+        Some(capabilities.clone()),
+        &entry.profile,
+        jobs,
+    );
+    Ok(Column {
+        name: entry.name.clone(),
+        description: format!("{} {}", capabilities.name, capabilities.version)
+            .trim()
+            .to_string(),
+        profile: entry.profile.clone(),
+        command: entry.command.clone(),
+        capabilities: Some(capabilities),
+        list_path: entry.known_failures.clone(),
+        list,
+        records,
+    })
+}
+
+fn cell(counts: Counts) -> String {
+    format!(
+        "{} / {} / {}",
+        counts.passed, counts.failed, counts.unsupported
+    )
+}
+
+/// The areas that have cases, in [`AREA_ORDER`].
+fn areas_with_cases(suite: &Suite) -> Vec<(&'static str, usize)> {
+    let mut sizes: BTreeMap<&str, usize> = BTreeMap::new();
+    for case in suite.cases() {
+        *sizes.entry(area_of(&case.id)).or_default() += 1;
+    }
+    AREA_ORDER
+        .iter()
+        .filter_map(|a| Some((*a, *sizes.get(a)?)))
+        .collect()
+}
+
+/// The column's heading: its name, and its profile when not the spec's.
+fn heading(column: &Column) -> String {
+    if column.profile == SPEC_PROFILE {
+        column.name.clone()
+    } else {
+        format!("{} ({})", column.name, column.profile)
+    }
+}
+
+/// The missing capabilities of an unsupported verdict's reason
+/// (`needs kind static, exact-types`).
+fn missing_from_reason(reason: &str) -> Vec<String> {
+    match reason.strip_prefix("needs ") {
+        Some(list) => list.split(", ").map(str::to_string).collect(),
+        None => vec!["answered unsupported".to_string()],
+    }
+}
+
+/// `matrix.md`: the table, the known-failure accounting, and why cases are
+/// unsupported.
+pub fn render_markdown(suite: &Suite, columns: &[Column]) -> String {
+    let total_cases = suite.cases().count();
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "Each cell is **passed / failed / unsupported** over the area's cases; the three add up to \
+         the area's count. *Failed* counts wrong or broken answers, crashes and time-outs, listed \
+         as known failures or not; *unsupported* counts cases needing a request kind or feature the \
+         implementation does not declare (`runner/PROTOCOL.md`). {total_cases} cases in all.\n"
+    );
+    out.push_str("| area | cases |");
+    for c in columns {
+        let _ = write!(out, " {} |", heading(c));
+    }
+    out.push_str("\n|---|---:|");
+    for _ in columns {
+        out.push_str("---:|");
+    }
+    out.push('\n');
+    for (area, size) in areas_with_cases(suite) {
+        let _ = write!(out, "| {area} | {size} |");
+        for c in columns {
+            let _ = write!(out, " {} |", cell(c.counts(Some(area))));
+        }
+        out.push('\n');
+    }
+    let _ = write!(out, "| **total** | **{total_cases}** |");
+    for c in columns {
+        let _ = write!(out, " **{}** |", cell(c.counts(None)));
+    }
+    out.push_str("\n\n");
+
+    out.push_str("Known-failure lists (a listed case must fail; any other failure fails the run):\n\n");
+    out.push_str(
+        "| implementation | what it is | list | listed | failed as listed | failed, not listed | listed, did not fail |\n\
+         |---|---|---|---:|---:|---:|---:|\n",
+    );
+    for c in columns {
+        let a = c.accounting();
+        let list = c
+            .list_path
+            .as_ref()
+            .and_then(|p| p.file_name())
+            .map_or("none".to_string(), |f| format!("`{}`", f.to_string_lossy()));
+        let _ = writeln!(
+            out,
+            "| {} | {} | {list} | {} | {} | {} | {} |",
+            heading(c),
+            c.description.replace('|', "\\|"),
+            c.list.len(),
+            a.expected.len(),
+            a.unexpected_failures.len(),
+            a.unexpected_passes.len()
+        );
+    }
+
+    let mut by_need: Vec<(String, BTreeMap<String, usize>)> = Vec::new();
+    for c in columns {
+        let mut needs: BTreeMap<String, usize> = BTreeMap::new();
+        for r in c.records.iter().filter(|r| r.status == Status::Unsupported) {
+            for need in missing_from_reason(&r.reason) {
+                *needs.entry(need).or_default() += 1;
+            }
+        }
+        if !needs.is_empty() {
+            by_need.push((heading(c), needs));
+        }
+    }
+    if !by_need.is_empty() {
+        out.push_str(
+            "\nWhy cases are unsupported (a case may need several capabilities):\n\n\
+             | implementation | cases needing what it lacks |\n|---|---|\n",
+        );
+        for (name, needs) in by_need {
+            let shown: Vec<String> = needs.iter().map(|(n, k)| format!("{n}: {k}")).collect();
+            let _ = writeln!(out, "| {name} | {} |", shown.join(", "));
+        }
+    }
+    out
+}
+
+fn status_name(status: Status) -> &'static str {
+    match status {
+        Status::Passed => "passed",
+        Status::Failed => "failed",
+        Status::Crashed => "crash",
+        Status::TimedOut => "timeout",
+        Status::Unsupported => "unsupported",
+        Status::ExpectedFailure => "expected_failure",
+        Status::UnexpectedPass => "unexpected_pass",
+    }
+}
+
+/// `matrix-details.json`: every case's verdict and reason per
+/// implementation, and whether its list names it.
+pub fn render_details(suite: &Suite, columns: &[Column]) -> String {
+    let implementations: Vec<serde_json::Value> = columns
+        .iter()
+        .map(|c| {
+            let a = c.accounting();
+            json!({
+                "name": c.name,
+                "description": c.description,
+                "profile": c.profile,
+                "command": c.command,
+                "kinds": c.capabilities.as_ref().map(|k| k.kinds.iter().collect::<Vec<_>>()),
+                "features": c.capabilities.as_ref().map(|k| k.features.iter().collect::<Vec<_>>()),
+                "known_failures": c.list_path.as_ref().map(|p| p.display().to_string()),
+                "totals": {
+                    "passed": c.counts(None).passed,
+                    "failed": c.counts(None).failed,
+                    "unsupported": c.counts(None).unsupported,
+                },
+                "failed_as_listed": a.expected.len(),
+                "failed_not_listed": a.unexpected_failures,
+                "listed_did_not_fail": a.unexpected_passes,
+            })
+        })
+        .collect();
+    let by_id: Vec<BTreeMap<&str, &CaseRecord>> = columns
+        .iter()
+        .map(|c| c.records.iter().map(|r| (r.id.as_str(), r)).collect())
+        .collect();
+    let cases: Vec<serde_json::Value> = suite
+        .cases()
+        .map(|case| {
+            let results: serde_json::Map<String, serde_json::Value> = columns
+                .iter()
+                .zip(&by_id)
+                .map(|(c, records)| {
+                    let result = match records.get(case.id.as_str()) {
+                        Some(r) => json!({
+                            "status": status_name(r.status),
+                            "reason": r.reason,
+                            "listed": c.list.contains(&r.id),
+                        }),
+                        None => json!({ "status": "missing" }),
+                    };
+                    (c.name.clone(), result)
+                })
+                .collect();
+            json!({
+                "id": case.id,
+                "area": area_of(&case.id),
+                "kind": case.input.kind(),
+                "results": results,
+            })
+        })
+        .collect();
+    let details = json!({
+        "cases_in_suite": cases.len(),
+        "implementations": implementations,
+        "cases": cases,
+    });
+    serde_json::to_string_pretty(&details).unwrap_or_default() + "\n"
+}
+
+/// A column's known-failure list as its results would have it: every
+/// failure, with the configured list's reasons kept.
+pub fn regenerated_list(suite: &Suite, column: &Column) -> String {
+    let previous = column
+        .list_path
+        .as_ref()
+        .and_then(|p| std::fs::read_to_string(p).ok())
+        .map(|text| FailureFile::parse(&text))
+        .unwrap_or_default();
+    let header = vec![
+        format!(
+            "# Known failures of {} ({}), profile {}: one case id a line, then why.",
+            column.name, column.description, column.profile
+        ),
+        "# Written by `hcl-conformance matrix` from its run; edit the reasons, they are kept."
+            .to_string(),
+    ];
+    failure_list(&column.records, &previous, suite, &header)
+}
