@@ -787,9 +787,11 @@ fn shown_body(body: &Body) -> Shown {
         .attributes
         .iter()
         .map(|(k, v)| (k, typed(&v.ty(), shown_value(v))))
-        .chain(body.unevaluated.iter().map(|(k, why)| {
-            (k, Shown::Scalar(format!("!unevaluated {}", quote(why))))
-        }))
+        .chain(
+            body.unevaluated
+                .iter()
+                .map(|(k, why)| (k, Shown::Scalar(format!("!unevaluated {}", quote(why))))),
+        )
         .collect();
     attributes.sort_by(|a, b| a.0.cmp(b.0));
     let attributes = attributes.into_iter().map(|(k, v)| (quote(k), v)).collect();

@@ -2,11 +2,11 @@
 //!
 //! See `USAGE` below, `README.md` and `runner/PROTOCOL.md`.
 
+use hcl_conformance::matrix;
 use hcl_conformance::report::{self, RunInfo};
 use hcl_conformance::requirements::{
     check_finished, coverage, finished_areas, ids_settled_by_notes, render_coverage,
 };
-use hcl_conformance::matrix;
 use hcl_conformance::run::{
     default_report_path, failure_list, trials, FailureFile, Implementation, KnownFailures,
     RunSettings, Summary,
@@ -72,8 +72,7 @@ struct Options {
 }
 
 fn split_command(text: &str) -> Result<Vec<String>, String> {
-    hcl_conformance::matrix::split_command(text)
-        .map_err(|e| format!("--impl needs a command: {e}"))
+    hcl_conformance::matrix::split_command(text).map_err(|e| format!("--impl needs a command: {e}"))
 }
 
 fn parse_options(args: Vec<String>) -> Result<Options, String> {
@@ -263,7 +262,10 @@ fn main() -> ExitCode {
         match KnownFailures::load(path, &suite) {
             Ok(list) => known_failures.merge(list),
             Err(e) => {
-                eprintln!("{e}\nhcl-conformance: fix the known-failure list {}", path.display());
+                eprintln!(
+                    "{e}\nhcl-conformance: fix the known-failure list {}",
+                    path.display()
+                );
                 return ExitCode::from(2);
             }
         }
@@ -430,15 +432,19 @@ fn run_matrix(args: Vec<String>) -> ExitCode {
             .unwrap_or(1)
     });
     let out = options.out.unwrap_or_else(|| PathBuf::from("matrix-out"));
-    let mut columns = vec![matrix::reference_column(&suite, jobs)];
+    let mut started = Vec::new();
     for entry in &entries {
-        match matrix::entry_column(&suite, entry, jobs) {
-            Ok(column) => columns.push(column),
+        match matrix::start_entry(&suite, entry) {
+            Ok(s) => started.push(s),
             Err(e) => {
                 eprintln!("{e}");
                 return ExitCode::from(2);
             }
         }
+    }
+    let mut columns = vec![matrix::reference_column(&suite, jobs)];
+    for s in started {
+        columns.push(matrix::entry_column(&suite, s, jobs));
     }
     let write = |name: &str, text: String| -> Result<(), ExitCode> {
         let path = out.join(name);
@@ -453,7 +459,12 @@ fn run_matrix(args: Vec<String>) -> ExitCode {
     };
     let markdown = matrix::render_markdown(&suite, &columns);
     let written = write("matrix.md", markdown.clone())
-        .and_then(|()| write("matrix-details.json", matrix::render_details(&suite, &columns)))
+        .and_then(|()| {
+            write(
+                "matrix-details.json",
+                matrix::render_details(&suite, &columns),
+            )
+        })
         .and_then(|()| {
             columns.iter().skip(1).try_for_each(|c| {
                 write(
@@ -466,7 +477,10 @@ fn run_matrix(args: Vec<String>) -> ExitCode {
         return code;
     }
     print!("{markdown}");
-    println!("\n  written: {}/matrix.md, matrix-details.json, known-failures/", out.display());
+    println!(
+        "\n  written: {}/matrix.md, matrix-details.json, known-failures/",
+        out.display()
+    );
     let mut differ = false;
     for column in &columns {
         let accounting = column.accounting();
@@ -477,7 +491,9 @@ fn run_matrix(args: Vec<String>) -> ExitCode {
         let list = column
             .list_path
             .as_ref()
-            .map_or("no known-failure list".to_string(), |p| p.display().to_string());
+            .map_or("no known-failure list".to_string(), |p| {
+                p.display().to_string()
+            });
         eprintln!("\n{}: the results differ from {list}:", column.name);
         for (what, ids) in [
             ("failed, not listed", &accounting.unexpected_failures),
@@ -487,7 +503,10 @@ fn run_matrix(args: Vec<String>) -> ExitCode {
                 eprintln!("  {what}: {id}");
             }
             if ids.len() > 20 {
-                eprintln!("  ... and {} more {what} (see matrix-details.json)", ids.len() - 20);
+                eprintln!(
+                    "  ... and {} more {what} (see matrix-details.json)",
+                    ids.len() - 20
+                );
             }
         }
         eprintln!(

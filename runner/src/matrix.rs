@@ -105,8 +105,8 @@ pub fn parse_config(
     let finish = |current: Option<(Entry, Vec<String>)>,
                   entries: &mut Vec<Entry>,
                   errors: &mut Vec<String>| {
-        if let Some((entry, keys)) = current {
-            if !keys.iter().any(|k| k == "command") {
+        if let Some((entry, _)) = current {
+            if entry.command.is_empty() {
                 errors.push(format!(
                     "{}: [{}] has no `command = ...` line; add the command that starts the adapter",
                     entry.place, entry.name
@@ -173,7 +173,10 @@ pub fn parse_config(
             continue;
         };
         if keys.iter().any(|k| k == key) {
-            errors.push(format!("{place}: `{key}` is set twice for [{}]", entry.name));
+            errors.push(format!(
+                "{place}: `{key}` is set twice for [{}]",
+                entry.name
+            ));
             continue;
         }
         keys.push(key.to_string());
@@ -451,8 +454,17 @@ pub fn reference_column(suite: &Suite, jobs: usize) -> Column {
     }
 }
 
-/// Starts a configured implementation and runs it.
-pub fn entry_column(suite: &Suite, entry: &Entry, jobs: usize) -> Result<Column, String> {
+/// A configured implementation, started, with its list read.
+pub struct Started {
+    entry: Entry,
+    pool: Arc<Pool>,
+    list: KnownFailures,
+}
+
+/// Reads a configured implementation's list and starts it (the `hello`
+/// handshake), so that a missing adapter stops the matrix before anything
+/// runs.
+pub fn start_entry(suite: &Suite, entry: &Entry) -> Result<Started, String> {
     let list = match &entry.known_failures {
         None => KnownFailures::default(),
         Some(path) => KnownFailures::load(path, suite).map_err(|e| {
@@ -476,7 +488,16 @@ pub fn entry_column(suite: &Suite, entry: &Entry, jobs: usize) -> Result<Column,
             entry.command.join(" ")
         )
     })?;
-    let pool = Arc::new(pool);
+    Ok(Started {
+        entry: entry.clone(),
+        pool: Arc::new(pool),
+        list,
+    })
+}
+
+/// Runs a started implementation over the suite.
+pub fn entry_column(suite: &Suite, started: Started, jobs: usize) -> Column {
+    let Started { entry, pool, list } = started;
     let capabilities = pool.capabilities().clone();
     let runner = Arc::clone(&pool);
     let records = run_column(
@@ -487,7 +508,7 @@ pub fn entry_column(suite: &Suite, entry: &Entry, jobs: usize) -> Result<Column,
         &entry.profile,
         jobs,
     );
-    Ok(Column {
+    Column {
         name: entry.name.clone(),
         description: format!("{} {}", capabilities.name, capabilities.version)
             .trim()
@@ -498,7 +519,7 @@ pub fn entry_column(suite: &Suite, entry: &Entry, jobs: usize) -> Result<Column,
         list_path: entry.known_failures.clone(),
         list,
         records,
-    })
+    }
 }
 
 fn cell(counts: Counts) -> String {
@@ -572,7 +593,9 @@ pub fn render_markdown(suite: &Suite, columns: &[Column]) -> String {
     }
     out.push_str("\n\n");
 
-    out.push_str("Known-failure lists (a listed case must fail; any other failure fails the run):\n\n");
+    out.push_str(
+        "Known-failure lists (a listed case must fail; any other failure fails the run):\n\n",
+    );
     out.push_str(
         "| implementation | what it is | list | listed | failed as listed | failed, not listed | listed, did not fail |\n\
          |---|---|---|---:|---:|---:|---:|\n",

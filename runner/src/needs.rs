@@ -51,7 +51,11 @@ pub fn parse_only(case: &Case, capabilities: &Capabilities) -> bool {
 /// Everything the case needs that the implementation lacks, each named as
 /// a reader would look for it: `kind convert`, `exact-types`, `dynblock`...
 /// Empty when the implementation can run the case.
-pub fn missing_capabilities(case: &Case, profile: &str, capabilities: &Capabilities) -> Vec<String> {
+pub fn missing_capabilities(
+    case: &Case,
+    profile: &str,
+    capabilities: &Capabilities,
+) -> Vec<String> {
     let mut missing = Vec::new();
     let kind = case.input.kind();
     if !capabilities.kinds.contains(kind) {
@@ -126,7 +130,10 @@ fn expectation_has_unknown(e: &Expectation) -> bool {
 
 /// Whether `test` holds for any `(type, value)` the expectation holds: a
 /// value, a body's attributes, any option of `one-of`.
-fn any_expected_value(e: &Expectation, test: &mut dyn FnMut(&Type, &ExpectedValue) -> bool) -> bool {
+fn any_expected_value(
+    e: &Expectation,
+    test: &mut dyn FnMut(&Type, &ExpectedValue) -> bool,
+) -> bool {
     match e {
         Expectation::Value { ty, value, .. } => test(ty, value),
         Expectation::OneOf(options) => options.iter().any(|o| any_expected_value(o, test)),
@@ -135,7 +142,10 @@ fn any_expected_value(e: &Expectation, test: &mut dyn FnMut(&Type, &ExpectedValu
     }
 }
 
-fn any_body_value(body: &ExpectedBody, test: &mut dyn FnMut(&Type, &ExpectedValue) -> bool) -> bool {
+fn any_body_value(
+    body: &ExpectedBody,
+    test: &mut dyn FnMut(&Type, &ExpectedValue) -> bool,
+) -> bool {
     let mut stack = vec![body];
     while let Some(body) = stack.pop() {
         if body.attributes.values().any(|(ty, v)| test(ty, v)) {
@@ -189,11 +199,7 @@ fn expected_needs_exact_types(ty: &Type, v: &ExpectedValue) -> bool {
             (Type::Dynamic, _) => {}
             (_, ExpectedValue::Null) => return true,
             (Type::Object(types), ExpectedValue::Mapping(entries)) => {
-                stack.extend(
-                    entries
-                        .iter()
-                        .filter_map(|(k, v)| Some((types.get(k)?, v))),
-                );
+                stack.extend(entries.iter().filter_map(|(k, v)| Some((types.get(k)?, v))));
             }
             (Type::Tuple(types), ExpectedValue::Sequence(items)) => {
                 stack.extend(types.iter().zip(items));
@@ -359,9 +365,9 @@ fn source_has_big_literal(input: &Input) -> bool {
         } => (config.as_str(), false),
         _ => return false,
     };
-    number_literals(text, template).iter().any(|literal| {
-        Number::parse_decimal(literal, true).map_or(true, |n| is_big(&n))
-    })
+    number_literals(text, template)
+        .iter()
+        .any(|literal| Number::parse_decimal(literal, true).map_or(true, |n| is_big(&n)))
 }
 
 /// The number literals of a source text (see [`source_has_big_literal`]).
@@ -489,6 +495,9 @@ mod tests {
             number_literals("a1 + 2.5e3 - x.0 + \"99\" + f(7)", false),
             ["2.5e3", "7"]
         );
-        assert_eq!(number_literals("12 ${3 + \"4\"} %{ if 5 }6%{ endif }", true), ["3", "5"]);
+        assert_eq!(
+            number_literals("12 ${3 + \"4\"} %{ if 5 }6%{ endif }", true),
+            ["3", "5"]
+        );
     }
 }

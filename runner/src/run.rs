@@ -141,7 +141,10 @@ pub fn judge(
         Outcome::Unsupported(why) => verdict(
             Status::Unsupported,
             why.clone(),
-            format!("the implementation answered unsupported: {}", first_line(why)),
+            format!(
+                "the implementation answered unsupported: {}",
+                first_line(why)
+            ),
         ),
         Outcome::Crashed(why) => verdict(
             Status::Crashed,
@@ -200,7 +203,10 @@ pub fn run_case(case: &Case, settings: &RunSettings) -> (Verdict, f64) {
         .map(|c| missing_capabilities(case, &settings.profile, c))
         .unwrap_or_default();
     if !missing.is_empty() {
-        return (settings.known_failures.apply(case, unsupported(&missing)), 0.0);
+        return (
+            settings.known_failures.apply(case, unsupported(&missing)),
+            0.0,
+        );
     }
     let started = Instant::now();
     let outcome = (settings.implementation)(&case.input);
@@ -269,8 +275,12 @@ impl KnownFailures {
     /// Reads a list: one case id a line, then its reason; `#` comments.
     /// Every bad line is reported, as `FILE:LINE: what is wrong`.
     pub fn load(path: &Path, suite: &Suite) -> Result<KnownFailures, String> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| format!("{}: cannot read the known-failure list: {e}", path.display()))?;
+        let text = std::fs::read_to_string(path).map_err(|e| {
+            format!(
+                "{}: cannot read the known-failure list: {e}",
+                path.display()
+            )
+        })?;
         let ids: std::collections::BTreeSet<&str> = suite.cases().map(|c| c.id.as_str()).collect();
         let mut entries = BTreeMap::new();
         let mut errors = Vec::new();
