@@ -510,9 +510,13 @@ pub fn entry_column(suite: &Suite, started: Started, jobs: usize) -> Column {
     );
     Column {
         name: entry.name.clone(),
-        description: format!("{} {}", capabilities.name, capabilities.version)
-            .trim()
-            .to_string(),
+        // The version string names the implementation (`hashicorp/hcl
+        // 2.14.1, go-cty 1.12.1`); the adapter's name is the column's.
+        description: if capabilities.version.trim().is_empty() {
+            capabilities.name.clone()
+        } else {
+            capabilities.version.trim().to_string()
+        },
         profile: entry.profile.clone(),
         command: entry.command.clone(),
         capabilities: Some(capabilities),
@@ -529,15 +533,18 @@ fn cell(counts: Counts) -> String {
     )
 }
 
-/// The areas that have cases, in [`AREA_ORDER`].
+/// The rows, in [`AREA_ORDER`], with their numbers of cases.
 fn areas_with_cases(suite: &Suite) -> Vec<(&'static str, usize)> {
     let mut sizes: BTreeMap<&str, usize> = BTreeMap::new();
     for case in suite.cases() {
         *sizes.entry(area_of(&case.id)).or_default() += 1;
     }
+    // Every named area has its row, empty or not; `other` only when a case
+    // file falls in it.
     AREA_ORDER
         .iter()
-        .filter_map(|a| Some((*a, *sizes.get(a)?)))
+        .map(|a| (*a, sizes.get(a).copied().unwrap_or(0)))
+        .filter(|(a, size)| *a != OTHER_AREA || *size > 0)
         .collect()
 }
 

@@ -310,7 +310,7 @@ fn exactly_a_double(decimal: &str) -> bool {
     }
     // The value is digits * 2^(twos - scale) * 5^(fives - scale).
     let five_power = fives - scale;
-    if five_power < 0 || five_power > 23 || digits.len() > 16 {
+    if !(0..=23).contains(&five_power) || digits.len() > 16 {
         return false;
     }
     let Some(odd) = digits
