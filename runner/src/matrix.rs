@@ -8,7 +8,7 @@
 //! `runner/PROTOCOL.md` § The conformance matrix.
 
 use crate::run::{failure_list, run_all, CaseRecord, FailureFile, KnownFailures, RunSettings};
-use crate::run::{Implementation, Status, Summary};
+use crate::run::{unsupported_by_need, Implementation, Status, Summary};
 use crate::subprocess::{Capabilities, ImplementationCommand, Pool};
 use crate::suite::{Suite, KNOWN_PROFILES, SPEC_PROFILE};
 use serde_json::json;
@@ -557,15 +557,6 @@ fn heading(column: &Column) -> String {
     }
 }
 
-/// The missing capabilities of an unsupported verdict's reason
-/// (`needs kind static, exact-types`).
-fn missing_from_reason(reason: &str) -> Vec<String> {
-    match reason.strip_prefix("needs ") {
-        Some(list) => list.split(", ").map(str::to_string).collect(),
-        None => vec!["answered unsupported".to_string()],
-    }
-}
-
 /// `matrix.md`: the table, the known-failure accounting, and why cases are
 /// unsupported.
 pub fn render_markdown(suite: &Suite, columns: &[Column]) -> String {
@@ -628,12 +619,7 @@ pub fn render_markdown(suite: &Suite, columns: &[Column]) -> String {
 
     let mut by_need: Vec<(String, BTreeMap<String, usize>)> = Vec::new();
     for c in columns {
-        let mut needs: BTreeMap<String, usize> = BTreeMap::new();
-        for r in c.records.iter().filter(|r| r.status == Status::Unsupported) {
-            for need in missing_from_reason(&r.reason) {
-                *needs.entry(need).or_default() += 1;
-            }
-        }
+        let needs = unsupported_by_need(&c.records);
         if !needs.is_empty() {
             by_need.push((heading(c), needs));
         }

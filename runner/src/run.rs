@@ -194,6 +194,27 @@ pub fn unsupported(missing: &[String]) -> Verdict {
     }
 }
 
+/// The capabilities an unsupported verdict's reason names (`needs kind
+/// static, exact-types`), or `answered unsupported` when the
+/// implementation itself declined the case.
+pub fn missing_from_reason(reason: &str) -> Vec<String> {
+    match reason.strip_prefix("needs ") {
+        Some(list) => list.split(", ").map(str::to_string).collect(),
+        None => vec!["answered unsupported".to_string()],
+    }
+}
+
+/// How many unsupported cases need each capability.
+pub fn unsupported_by_need(records: &[CaseRecord]) -> BTreeMap<String, usize> {
+    let mut needs: BTreeMap<String, usize> = BTreeMap::new();
+    for r in records.iter().filter(|r| r.status == Status::Unsupported) {
+        for need in missing_from_reason(&r.reason) {
+            *needs.entry(need).or_default() += 1;
+        }
+    }
+    needs
+}
+
 /// Runs one case: unsupported when the implementation lacks something it
 /// needs, else judged, then held against the known-failure list.
 pub fn run_case(case: &Case, settings: &RunSettings) -> (Verdict, f64) {
@@ -591,6 +612,15 @@ impl Summary {
                 let _ = write!(out, " {:>16}", counts.get(status));
             }
             let _ = writeln!(out, " {:>18}", counts.profile_differences);
+        }
+        let needs = unsupported_by_need(&self.records());
+        if !needs.is_empty() {
+            let shown: Vec<String> = needs.iter().map(|(n, k)| format!("{n} {k}")).collect();
+            let _ = writeln!(
+                out,
+                "  unsupported cases, by what they need (a case may need several): {}",
+                shown.join(", ")
+            );
         }
         let grades: Vec<ErrorGrade> = self
             .records()

@@ -156,6 +156,17 @@ fn a_case_is_unsupported_naming_every_capability_it_lacks() {
     );
     let v = verdict("", "unify", "honest", &convert);
     assert_status(&v, Status::Unsupported, "needs kind convert, exact-types");
+    // An extension is a feature of its name, known to the runner or not.
+    let mut extended = config_case("l");
+    if let Input::Config { extensions, .. } = &mut extended.input {
+        *extensions = vec!["dynblock".into(), "some-future-extension".into()];
+    }
+    let v = verdict("", ALL_KINDS, "honest", &extended);
+    assert_status(
+        &v,
+        Status::Unsupported,
+        "needs dynblock, some-future-extension",
+    );
 }
 
 #[test]
