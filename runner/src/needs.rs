@@ -338,8 +338,9 @@ fn divide_exactly(digits: &mut Vec<u8>, divisor: u8) -> bool {
 
 /// Whether the source text of an `expr`, `template` or `config` case holds
 /// a number literal that [`is_big`]. The scan is deliberately simple: it
-/// reads digits that do not continue a name, skipping quoted strings (and,
-/// in a template, everything outside `${ }` and `%{ }`).
+/// reads digits that do not continue a name, skipping quoted strings,
+/// comments and heredocs (and, in a template, everything outside `${ }` and
+/// `%{ }`).
 fn source_has_big_literal(input: &Input) -> bool {
     let (text, template) = match input {
         Input::Expr { expr, .. } => (expr.as_str(), false),
@@ -379,6 +380,10 @@ fn number_literals(text: &str, template: bool) -> Vec<&str> {
         match c {
             b'{' if template => depth += 1,
             b'}' if template => depth = depth.saturating_sub(1),
+            b'#' => i = skip_past(bytes, i, b"\n"),
+            b'/' if bytes.get(i + 1) == Some(&b'/') => i = skip_past(bytes, i, b"\n"),
+            b'/' if bytes.get(i + 1) == Some(&b'*') => i = skip_past(bytes, i + 2, b"*/"),
+            b'<' if bytes.get(i + 1) == Some(&b'<') => i = skip_heredoc(text, i),
             b'"' => {
                 i += 1;
                 while i < bytes.len() && bytes[i] != b'"' {
@@ -426,6 +431,44 @@ fn number_literals(text: &str, template: bool) -> Vec<&str> {
         i += 1;
     }
     literals
+}
+
+/// The index of the last byte of the next `end` at or after `from` (the
+/// scan's loop then steps past it), or the text's end.
+fn skip_past(bytes: &[u8], from: usize, end: &[u8]) -> usize {
+    let found = bytes
+        .get(from..)
+        .and_then(|rest| rest.windows(end.len()).position(|w| w == end));
+    match found {
+        Some(at) => from + at + end.len() - 1,
+        None => bytes.len(),
+    }
+}
+
+/// Skips a heredoc `<<ID` or `<<-ID` to the line holding only `ID` (its
+/// body is text); anything else starting with `<<` is stepped over.
+fn skip_heredoc(text: &str, at: usize) -> usize {
+    let rest = &text[at + 2..];
+    let rest = rest.strip_prefix('-').unwrap_or(rest);
+    let id: &str = rest
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-'))
+        .next()
+        .unwrap_or("");
+    let Some(newline) = rest.find('\n') else {
+        return at + 1;
+    };
+    if id.is_empty() {
+        return at + 1;
+    }
+    let body_start = text.len() - rest.len() + newline + 1;
+    let mut offset = body_start;
+    for line in text[body_start..].split_inclusive('\n') {
+        offset += line.len();
+        if line.trim() == id {
+            return offset - 1;
+        }
+    }
+    text.len()
 }
 
 #[cfg(test)]
@@ -485,5 +528,7 @@ mod tests {
             number_literals("12 ${3 + \"4\"} %{ if 5 }6%{ endif }", true),
             ["3", "5"]
         );
+        let config = "a = 1 # 0.1\n// 0.2\nb = /* 0.3 */ 2\nc = <<-EOT\n  0.4\n  EOT\nd = 3";
+        assert_eq!(number_literals(config, false), ["1", "2", "3"]);
     }
 }
