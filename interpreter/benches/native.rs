@@ -80,6 +80,7 @@ fn context() -> EvalContext {
     ]);
     EvalContext {
         variables: [("var".to_string(), var)].into_iter().collect(),
+        ..EvalContext::default()
     }
 }
 

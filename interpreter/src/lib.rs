@@ -22,10 +22,13 @@
 //! - [`functions`]: § Functions and Function Calls, and the conformance
 //!   function table.
 //!
+//! Body processing (`spec.md` § Schema-driven Processing and after):
+//! [`bodies`], shared by both syntaxes.
+//!
 //! The native syntax (`hclsyntax-spec.md`): [`native`]. The JSON syntax
-//! (`json-spec.md`): [`json`] (values, expressions and static analysis; the
-//! body mapping comes next).
+//! (`json-spec.md`): [`json`].
 
+pub mod bodies;
 pub mod convert;
 pub mod diagnostic;
 pub mod equality;

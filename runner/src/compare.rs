@@ -388,7 +388,16 @@ fn compare_body(
             return Some(difference);
         }
     }
-    None
+    match (&expected.remain, &actual.remain) {
+        (None, None) => None,
+        (Some(_), None) => Some(format!(
+            "{path}: expected a remaining body (partial processing), got none"
+        )),
+        (None, Some(_)) => Some(format!(
+            "{path}: got a remaining body, but the case processes the body exhaustively"
+        )),
+        (Some(e), Some(a)) => compare_body(e, a, &format!("{path}.remain"), grading),
+    }
 }
 
 fn show_static(shape: &StaticShape) -> String {
@@ -795,7 +804,7 @@ fn shown_body(body: &Body) -> Shown {
         .collect();
     attributes.sort_by(|a, b| a.0.cmp(b.0));
     let attributes = attributes.into_iter().map(|(k, v)| (quote(k), v)).collect();
-    Shown::Mapping(vec![
+    let mut shown = vec![
         ("attributes".into(), Shown::Mapping(attributes)),
         (
             "blocks".into(),
@@ -806,11 +815,15 @@ fn shown_body(body: &Body) -> Shown {
                     .collect(),
             ),
         ),
-    ])
+    ];
+    if let Some(remain) = &body.remain {
+        shown.push(("remain".into(), shown_body(remain)));
+    }
+    Shown::Mapping(shown)
 }
 
 fn shown_expected_body(body: &ExpectedBody) -> Shown {
-    Shown::Mapping(vec![
+    let mut shown = vec![
         (
             "attributes".into(),
             Shown::Mapping(
@@ -829,7 +842,11 @@ fn shown_expected_body(body: &ExpectedBody) -> Shown {
                     .collect(),
             ),
         ),
-    ])
+    ];
+    if let Some(remain) = &body.remain {
+        shown.push(("remain".into(), shown_expected_body(remain)));
+    }
+    Shown::Mapping(shown)
 }
 
 fn shown_block(type_name: &str, labels: &[String], body: Shown) -> Shown {

@@ -27,6 +27,10 @@ pub const PARSE_ONLY: &str = "parse-only";
 /// `config` answers may hold `{"unevaluated": REASON}` attribute values.
 pub const UNEVALUATED_VALUES: &str = "unevaluated-values";
 
+/// `config` requests may carry a body schema and ask for literal-only
+/// mode.
+pub const SCHEMA: &str = "schema";
+
 /// The request kinds a `parse-only` implementation answers by parsing.
 pub const PARSED_KINDS: &[&str] = &["expr", "template", "config"];
 
@@ -63,8 +67,8 @@ pub fn missing_capabilities(
 }
 
 /// The features the case needs to be checked fully: `unknown`,
-/// `exact-types`, `big-numbers` in that order, then the extensions it asks
-/// for (each extension is a feature of the same name).
+/// `exact-types`, `big-numbers`, `schema` in that order, then the
+/// extensions it asks for (each extension is a feature of the same name).
 pub fn case_features(case: &Case, profile: &str) -> Vec<String> {
     let expect = case.expectation_for(profile);
     let values = input_values(&case.input);
@@ -78,7 +82,17 @@ pub fn case_features(case: &Case, profile: &str) -> Vec<String> {
     if needs_big_numbers(&case.input, expect, &values) {
         needs.push(BIG_NUMBERS.to_string());
     }
-    if let Input::Config { extensions, .. } = &case.input {
+    if let Input::Config {
+        extensions,
+        schema,
+        literal_only,
+        ..
+    } = &case.input
+    {
+        // Body schemas and literal-only mode: feature `schema`.
+        if schema.is_some() || *literal_only {
+            needs.push(SCHEMA.to_string());
+        }
         needs.extend(extensions.iter().cloned());
     }
     needs

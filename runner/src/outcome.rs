@@ -39,7 +39,8 @@ pub enum Outcome {
     Broken(String),
 }
 
-/// A body: the values of its attributes and its blocks in source order.
+/// A body: the values of its attributes and its blocks in source order, and
+/// under partial processing the remaining body.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Body {
     pub attributes: BTreeMap<String, Value>,
@@ -47,6 +48,7 @@ pub struct Body {
     /// Attributes the implementation parsed but did not evaluate, with its
     /// reason (feature `unevaluated-values`).
     pub unevaluated: BTreeMap<String, String>,
+    pub remain: Option<Box<Body>>,
 }
 
 /// A block of a body.

@@ -2,6 +2,7 @@
 
 use crate::outcome::{Block, Body, Outcome};
 use crate::suite::{Input, StaticShape, Syntax};
+use hcl_interpreter::bodies::{self, BodyContent, BodySpec};
 use hcl_interpreter::diagnostic::Range;
 use hcl_interpreter::static_analysis::{StaticResult, TraversalStep};
 use hcl_interpreter::{
@@ -19,6 +20,7 @@ fn error(diagnostic: Diagnostic) -> Outcome {
 fn context(variables: &BTreeMap<String, Value>) -> EvalContext {
     EvalContext {
         variables: variables.clone(),
+        ..EvalContext::default()
     }
 }
 
@@ -52,7 +54,68 @@ fn body_outcome(body: native::Body) -> Body {
                 body: body_outcome(b.body),
             })
             .collect(),
-        ..Body::default()
+        remain: None,
+        unevaluated: BTreeMap::new(),
+    }
+}
+
+fn content_outcome(content: BodyContent) -> Body {
+    Body {
+        attributes: content.attributes,
+        blocks: content
+            .blocks
+            .into_iter()
+            .map(|b| Block {
+                type_name: b.type_name,
+                labels: b.labels,
+                body: content_outcome(b.body),
+            })
+            .collect(),
+        remain: content.remain.map(|r| Box::new(content_outcome(*r))),
+        unevaluated: BTreeMap::new(),
+    }
+}
+
+/// A `config` case: the file's body processed as the case says
+/// (suite/README.md, "Bodies and schemas").
+fn run_config(
+    syntax: Syntax,
+    config: &str,
+    variables: &BTreeMap<String, Value>,
+    extensions: &[String],
+    schema: Option<&BodySpec>,
+    literal_only: bool,
+) -> Outcome {
+    let mut ctx = context(variables);
+    if literal_only {
+        if let Err(diagnostic) = bodies::check_literal_only(variables) {
+            return error(diagnostic);
+        }
+        ctx.literal_only = true;
+    }
+    let mode = (!literal_only).then_some(&ctx);
+    let dynblock = extensions.iter().any(|e| e == "dynblock");
+    let processed = match (syntax, schema) {
+        (Syntax::Native, None) => {
+            return match native::eval_config_with_extensions(config, &ctx, dynblock) {
+                Ok(body) => Outcome::Body(body_outcome(body)),
+                Err(diagnostics) => errors(diagnostics),
+            }
+        }
+        _ if !extensions.is_empty() => return Outcome::Unsupported(
+            "the reference interpreter applies extensions to native bodies without a schema only"
+                .into(),
+        ),
+        (Syntax::Native, Some(spec)) => native::process_config(config, spec, mode),
+        // Without a schema a JSON body is read in the dynamic attributes
+        // mode (suite/README.md).
+        (Syntax::Json, spec) => {
+            json::process_config(config, spec.unwrap_or(&BodySpec::Attributes), mode)
+        }
+    };
+    match processed {
+        Ok(content) => Outcome::Body(content_outcome(content)),
+        Err(diagnostics) => errors(diagnostics),
     }
 }
 
@@ -133,18 +196,20 @@ pub fn run(input: &Input) -> Outcome {
             variables,
         } => value_or_errors(native::eval_template(template, &context(variables))),
         Input::Config {
-            syntax: Syntax::Native,
+            syntax,
             config,
             variables,
             extensions,
-        } => match native::eval_config_with_extensions(
+            schema,
+            literal_only,
+        } => run_config(
+            *syntax,
             config,
-            &context(variables),
-            extensions.iter().any(|e| e == "dynblock"),
-        ) {
-            Ok(body) => Outcome::Body(body_outcome(body)),
-            Err(diagnostics) => errors(diagnostics),
-        },
+            variables,
+            extensions,
+            schema.as_ref(),
+            *literal_only,
+        ),
         Input::Static {
             syntax: Syntax::Native,
             expr,
@@ -161,27 +226,5 @@ pub fn run(input: &Input) -> Outcome {
             Ok(result) => Outcome::Static(static_shape(expr, result)),
             Err(diagnostics) => errors(diagnostics),
         },
-        Input::Config {
-            syntax: Syntax::Json,
-            config,
-            variables,
-            extensions,
-        } if extensions.is_empty() => {
-            // Without a schema a JSON body is read in the dynamic attributes
-            // mode (suite/README.md).
-            match json::eval_attributes(config, &context(variables)) {
-                Ok(attributes) => Outcome::Body(Body {
-                    attributes,
-                    ..Body::default()
-                }),
-                Err(diagnostics) => errors(diagnostics),
-            }
-        }
-        Input::Config {
-            syntax: Syntax::Json,
-            ..
-        } => Outcome::Unsupported(
-            "the reference interpreter has no extensions for the JSON syntax yet".into(),
-        ),
     }
 }

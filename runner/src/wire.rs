@@ -6,6 +6,7 @@
 
 use crate::outcome::{Block, Body, Outcome};
 use crate::suite::{Input, StaticShape, Syntax};
+use hcl_interpreter::bodies::{AttributeSchema, BlockHeaderSchema, BodySchema, BodySpec};
 use hcl_interpreter::convert::Safety;
 use hcl_interpreter::diagnostic::{Pos, Range};
 use hcl_interpreter::number::Number;
@@ -374,12 +375,20 @@ pub fn request(id: &str, input: &Input) -> Json {
             config,
             variables,
             extensions,
+            schema,
+            literal_only,
         } => {
             fields.insert("syntax".into(), json!(syntax.name()));
             fields.insert("config".into(), json!(config));
             fields.insert("variables".into(), variables_to_json(variables));
             if !extensions.is_empty() {
                 fields.insert("extensions".into(), json!(extensions));
+            }
+            if let Some(schema) = schema {
+                fields.insert("schema".into(), spec_to_json(schema));
+            }
+            if *literal_only {
+                fields.insert("literal_only".into(), json!(true));
             }
         }
     }
@@ -471,6 +480,15 @@ pub fn input_from_request(request: &Json) -> Result<Input, String> {
                 None | Some(Json::Null) => Vec::new(),
                 Some(list) => strings(list, "extensions")?,
             },
+            schema: match request.get("schema") {
+                None | Some(Json::Null) => None,
+                Some(spec) => Some(spec_from_json(spec, 0)?),
+            },
+            literal_only: match request.get("literal_only") {
+                None | Some(Json::Null) => false,
+                Some(Json::Bool(b)) => *b,
+                Some(other) => return Err(format!("`literal_only` is a boolean, not {other}")),
+            },
         },
         other => return Err(format!("unknown kind {other:?}")),
     })
@@ -514,7 +532,107 @@ fn body_to_json(body: &Body) -> Json {
         .iter()
         .map(|b| json!({ "type": b.type_name, "labels": b.labels, "body": body_to_json(&b.body) }))
         .collect();
-    json!({ "attributes": attributes, "blocks": blocks })
+    let mut out = json!({ "attributes": attributes, "blocks": blocks });
+    if let Some(remain) = &body.remain {
+        out["remain"] = body_to_json(remain);
+    }
+    out
+}
+
+/// A body spec as a request writes it: `"attributes"`, or
+/// `{"attributes": [{"name", "required"}], "blocks": [{"type", "labels",
+/// "body"}], "remain": SPEC}` (runner/PROTOCOL.md).
+pub fn spec_to_json(spec: &BodySpec) -> Json {
+    let BodySpec::Schema {
+        schema,
+        block_bodies,
+        remain,
+    } = spec
+    else {
+        return json!("attributes");
+    };
+    let attributes: Vec<Json> = schema
+        .attributes
+        .iter()
+        .map(|a| json!({ "name": a.name, "required": a.required }))
+        .collect();
+    let blocks: Vec<Json> = schema
+        .blocks
+        .iter()
+        .map(|b| {
+            let body = block_bodies
+                .get(&b.type_name)
+                .unwrap_or(&BodySpec::Attributes);
+            json!({ "type": b.type_name, "labels": b.label_names, "body": spec_to_json(body) })
+        })
+        .collect();
+    let mut out = json!({ "attributes": attributes, "blocks": blocks });
+    if let Some(remain) = remain {
+        out["remain"] = spec_to_json(remain);
+    }
+    out
+}
+
+/// Reads a body spec written by [`spec_to_json`].
+pub fn spec_from_json(json: &Json, depth: usize) -> Result<BodySpec, String> {
+    if depth > MAX_DEPTH {
+        return Err("a schema nested too deeply".into());
+    }
+    match json {
+        Json::String(s) if s == "attributes" => return Ok(BodySpec::Attributes),
+        Json::Object(_) => {}
+        other => {
+            return Err(format!(
+                "a schema is \"attributes\" or an object, not {other}"
+            ))
+        }
+    }
+    let list = |name: &str| -> Result<Vec<Json>, String> {
+        match json.get(name) {
+            None | Some(Json::Null) => Ok(Vec::new()),
+            Some(Json::Array(items)) => Ok(items.clone()),
+            Some(other) => Err(format!("`{name}` of a schema is an array, not {other}")),
+        }
+    };
+    let mut schema = BodySchema::default();
+    for a in list("attributes")? {
+        schema.attributes.push(AttributeSchema {
+            name: a
+                .get("name")
+                .and_then(Json::as_str)
+                .ok_or("an attribute schema has a string `name`")?
+                .to_string(),
+            required: a.get("required").and_then(Json::as_bool).unwrap_or(false),
+        });
+    }
+    let mut block_bodies = BTreeMap::new();
+    for b in list("blocks")? {
+        let type_name = b
+            .get("type")
+            .and_then(Json::as_str)
+            .ok_or("a block header schema has a string `type`")?
+            .to_string();
+        let label_names = match b.get("labels") {
+            None | Some(Json::Null) => Vec::new(),
+            Some(labels) => strings(labels, "labels")?,
+        };
+        if let Some(body) = b.get("body").filter(|b| !b.is_null()) {
+            block_bodies.insert(type_name.clone(), spec_from_json(body, depth + 1)?);
+        }
+        schema.blocks.push(BlockHeaderSchema {
+            type_name,
+            label_names,
+        });
+    }
+    let remain = match json.get("remain") {
+        None | Some(Json::Null) => None,
+        Some(remain) => Some(Box::new(spec_from_json(remain, depth + 1)?)),
+    };
+    Ok(BodySpec::Schema {
+        schema,
+        block_bodies,
+        remain,
+    })
 }
 
 fn body_from_json(json: &Json, depth: usize) -> Result<Body, String> {
@@ -565,9 +683,14 @@ fn body_from_json(json: &Json, depth: usize) -> Result<Body, String> {
             .collect::<Result<_, String>>()?,
         Some(other) => return Err(format!("`blocks` is an array, not {other}")),
     };
+    let remain = match json.get("remain") {
+        None | Some(Json::Null) => None,
+        Some(remain) => Some(Box::new(body_from_json(remain, depth + 1)?)),
+    };
     Ok(Body {
         attributes,
         blocks,
+        remain,
         unevaluated,
     })
 }

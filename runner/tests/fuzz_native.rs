@@ -74,7 +74,16 @@ fn mutated_suite_inputs_never_crash() {
             } => Some(("config", config.clone(), variables.clone())),
             _ => None,
         })
-        .map(|(kind, source, variables)| (kind, source, EvalContext { variables }))
+        .map(|(kind, source, variables)| {
+            (
+                kind,
+                source,
+                EvalContext {
+                    variables,
+                    ..EvalContext::default()
+                },
+            )
+        })
         .collect();
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
     let mut runs = 0;

@@ -156,16 +156,23 @@ fn a_case_is_unsupported_naming_every_capability_it_lacks() {
     );
     let v = verdict("", "unify", "honest", &convert);
     assert_status(&v, Status::Unsupported, "needs kind convert, exact-types");
-    // An extension is a feature of its name, known to the runner or not.
+    // Literal-only mode needs `schema`; an extension is a feature of its
+    // name, known to the runner or not.
     let mut extended = config_case("l");
-    if let Input::Config { extensions, .. } = &mut extended.input {
+    if let Input::Config {
+        extensions,
+        literal_only,
+        ..
+    } = &mut extended.input
+    {
         *extensions = vec!["dynblock".into(), "some-future-extension".into()];
+        *literal_only = true;
     }
     let v = verdict("", ALL_KINDS, "honest", &extended);
     assert_status(
         &v,
         Status::Unsupported,
-        "needs dynblock, some-future-extension",
+        "needs schema, dynblock, some-future-extension",
     );
 }
 
@@ -310,6 +317,8 @@ fn config_case(label: &str) -> Case {
             config: "a = 1\nb \"l\" {\n  c = 2\n}\n".into(),
             variables: BTreeMap::new(),
             extensions: Vec::new(),
+            schema: None,
+            literal_only: false,
         },
         Expectation::Body(ExpectedBody {
             attributes: attributes("a", "1"),
@@ -318,9 +327,10 @@ fn config_case(label: &str) -> Case {
                 labels: vec![label.into()],
                 body: ExpectedBody {
                     attributes: attributes("c", "2"),
-                    blocks: Vec::new(),
+                    ..ExpectedBody::default()
                 },
             }],
+            ..ExpectedBody::default()
         }),
     )
 }

@@ -1,13 +1,21 @@
-//! JSON bodies. For now, the dynamic attributes mode; the schema-driven
-//! mapping of properties to attributes and blocks comes next.
+//! JSON bodies: the mapping of JSON objects and arrays to attributes and
+//! blocks, which the schema decides.
 //!
-//! Spec: json-spec.md § Structural Elements, § Attributes
+//! Spec: json-spec.md § Structural Elements, § Attributes, § Blocks;
+//! spec.md § Schema-driven Processing, § Partial Processing of Body
+//! Content, § _Dynamic Attributes_ Processing
 //!
-//! Spec: spec.md § _Dynamic Attributes_ Processing
+//! > For JSON bodies, the schema is crucial to allow differentiation of
+//! > attribute definitions and block definitions, both of which are
+//! > represented via object properties.
 
 use super::expression::eval_node;
-use super::parser::{parse_json_text, NodeKind};
-use crate::diagnostic::{Diagnostic, Phase};
+use super::parser::{parse_json_text, Node, NodeKind, Property};
+use crate::bodies::{
+    self, schema_error, BodyContent, BodySchema, BodySpec, FoundAttribute, FoundBlock,
+    PhysicalBody, RawContent,
+};
+use crate::diagnostic::{Diagnostic, Pos, Range};
 use crate::eval_context::EvalContext;
 use crate::value::Value;
 use std::collections::BTreeMap;
@@ -15,19 +23,26 @@ use std::collections::BTreeMap;
 /// The property name that is a comment in a body, never an attribute.
 const COMMENT_PROPERTY: &str = "//";
 
+/// Parses a JSON configuration file and processes its body as `spec` says:
+/// attributes evaluated in full expression mode with `ctx`, or in
+/// literal-only mode without.
+///
+/// Spec: json-spec.md § Structural Elements; spec.md § Schema-driven
+/// Processing, § Expression Evaluation
+pub fn process_config(
+    source: &str,
+    spec: &BodySpec,
+    ctx: Option<&EvalContext>,
+) -> Result<BodyContent, Vec<Diagnostic>> {
+    super::on_large_stack(|| {
+        let root = parse_json_text(source).map_err(|d| vec![d])?;
+        let body = JsonBody::read(&root, source).map_err(|d| vec![d])?;
+        bodies::process(&body, spec, ctx)
+    })
+}
+
 /// Reads a JSON configuration file in the dynamic attributes mode and
 /// evaluates every attribute in full expression mode with `ctx`.
-///
-/// - "When a body is being processed in the _dynamic attributes_ mode, the
-///   allowance of a JSON array [...] does not apply and instead a single JSON
-///   object is always required."
-/// - "each object property serves as an attribute definition for the
-///   attribute whose name matches the property name"; a name given twice is
-///   an error, since an attribute map holds each name once.
-/// - "The special property name `"//"`, when used in an object representing
-///   a HCL body, is parsed and ignored."
-///
-/// Errors of the processing itself have [`Phase::Schema`].
 ///
 /// Spec: json-spec.md § Structural Elements, § Attributes; spec.md
 /// § _Dynamic Attributes_ Processing
@@ -35,41 +50,322 @@ pub fn eval_attributes(
     source: &str,
     ctx: &EvalContext,
 ) -> Result<BTreeMap<String, Value>, Vec<Diagnostic>> {
-    super::on_large_stack(|| {
-        let root = parse_json_text(source).map_err(|d| vec![d])?;
-        let NodeKind::Object(properties) = &root.kind else {
-            let mut diagnostic = Diagnostic::new(
-                Phase::Schema,
-                "A JSON object is required",
-                "In the dynamic attributes mode a body is a single JSON object.",
-            );
-            diagnostic.range = Some(root.range);
-            return Err(vec![diagnostic]);
-        };
-        let mut attributes = BTreeMap::new();
-        for property in properties.iter().filter(|p| p.name != COMMENT_PROPERTY) {
-            if attributes.contains_key(&property.name) {
-                let mut diagnostic = Diagnostic::new(
-                    Phase::Schema,
-                    "Duplicate attribute definition",
-                    format!(
-                        "The attribute {:?} is defined more than once.",
-                        property.name
-                    ),
-                );
-                diagnostic.range = Some(property.name_range);
-                return Err(vec![diagnostic]);
-            }
-            let value = eval_node(&property.value, source, Some(ctx))?;
-            attributes.insert(property.name.clone(), value);
+    process_config(source, &BodySpec::Attributes, Some(ctx)).map(|content| content.attributes)
+}
+
+/// A JSON body, or what remains of one after partial processing.
+pub(crate) struct JsonBody<'a> {
+    source: &'a str,
+    /// The value the body was read from: an object or an array of objects.
+    node: &'a Node,
+    /// "Body processing is in terms of JSON object properties, visited in
+    /// the order they appear in the input", `"//"` left out.
+    properties: Vec<&'a Property>,
+}
+
+impl<'a> JsonBody<'a> {
+    /// "A body is represented in JSON as either a single JSON object or a
+    /// JSON array of objects." "Where a body is represented by a JSON array,
+    /// each of its elements are visited in order and each element has its
+    /// properties visited in order. If any element of the array is not a
+    /// JSON object then the input is erroneous." "The special property name
+    /// `"//"`, when used in an object representing a HCL body, is parsed and
+    /// ignored."
+    ///
+    /// Spec: json-spec.md § Structural Elements
+    fn read(node: &'a Node, source: &'a str) -> Result<JsonBody<'a>, Diagnostic> {
+        let properties = flatten(node, "a body", |p| p.name != COMMENT_PROPERTY)?;
+        Ok(JsonBody {
+            source,
+            node,
+            properties,
+        })
+    }
+
+    /// Where a missing element is reported: the closing brace of an object,
+    /// the opening bracket of an array.
+    fn missing_item(&self) -> Range {
+        let range = self.node.range;
+        match self.node.kind {
+            NodeKind::Object(_) => Range {
+                start: back_one(range.end),
+                end: range.end,
+            },
+            _ => Range {
+                start: range.start,
+                end: forward_one(range.start),
+            },
         }
-        Ok(attributes)
-    })
+    }
+
+    /// Unpacks the blocks one block property defines into `out`.
+    ///
+    /// "If the schema defines one or more _labels_ for the block type, a
+    /// nested JSON object or JSON array of objects is required for each
+    /// labelling level. These are flattened to a single ordered sequence of
+    /// object properties using the same algorithm as for body content as
+    /// defined above. Each object property serves as a label value at the
+    /// corresponding level." The label levels are not bodies, so `"//"` is
+    /// a label there like any other name.
+    /// SPEC-GAP(spec-notes/gaps/json-comment-property-in-label-levels.md)
+    ///
+    /// "After any labelling levels, the next nested value is either a JSON
+    /// object representing a single block body, or a JSON array of JSON
+    /// objects that each represent a single block body." Anything else,
+    /// `null` included, is an error.
+    /// SPEC-GAP(spec-notes/gaps/json-null-block.md)
+    ///
+    /// Spec: json-spec.md § Blocks
+    fn unpack_blocks(
+        &self,
+        value: &'a Node,
+        type_name: &str,
+        label_names: &[String],
+        labels: &mut Vec<String>,
+        out: &mut Vec<FoundBlock<JsonBody<'a>>>,
+    ) -> Result<(), Diagnostic> {
+        if let Some((label_name, deeper)) = label_names.split_first() {
+            let what = format!("the {label_name:?} labels of {type_name:?} blocks");
+            for property in flatten(value, &what, |_| true)? {
+                labels.push(property.name.clone());
+                self.unpack_blocks(&property.value, type_name, deeper, labels, out)?;
+                labels.pop();
+            }
+            return Ok(());
+        }
+        let block = |body: &'a Node| FoundBlock {
+            type_name: type_name.to_string(),
+            labels: labels.clone(),
+            body: JsonBody {
+                source: self.source,
+                node: body,
+                properties: match &body.kind {
+                    NodeKind::Object(properties) => properties
+                        .iter()
+                        .filter(|p| p.name != COMMENT_PROPERTY)
+                        .collect(),
+                    _ => Vec::new(),
+                },
+            },
+        };
+        match &value.kind {
+            NodeKind::Object(_) => out.push(block(value)),
+            NodeKind::Array(elements) => {
+                for element in elements {
+                    if !matches!(element.kind, NodeKind::Object(_)) {
+                        return Err(wrong_type(
+                            element,
+                            format!("Each element here is a JSON object: the body of a {type_name:?} block."),
+                        ));
+                    }
+                    out.push(block(element));
+                }
+            }
+            _ => {
+                return Err(wrong_type(
+                    value,
+                    format!("A JSON object or an array of JSON objects is required here: the body or bodies of {type_name:?} blocks."),
+                ))
+            }
+        }
+        Ok(())
+    }
+}
+
+impl<'a> PhysicalBody for JsonBody<'a> {
+    type Expression = &'a Node;
+
+    /// "Where the given schema describes an attribute with a given name, the
+    /// object property with the matching name — if present — serves as the
+    /// attribute's definition." A second such property is an error:
+    /// "Attribute names are unique within a given body."
+    /// SPEC-GAP(spec-notes/gaps/json-duplicate-attribute-property.md)
+    ///
+    /// "Where the given schema describes a block with a given type name,
+    /// each object property with the matching name serves as a definition
+    /// of zero or more blocks of that type."
+    ///
+    /// Spec: json-spec.md § Attributes, § Blocks
+    fn partial_content(&self, schema: &BodySchema) -> Result<(RawContent<Self>, Self), Diagnostic> {
+        let mut content = RawContent {
+            attributes: Vec::new(),
+            blocks: Vec::new(),
+        };
+        let mut rest = Vec::new();
+        for property in &self.properties {
+            if schema.attribute(&property.name).is_some() {
+                if let Some(first) = content.attributes.iter().find(|a| a.name == property.name) {
+                    return Err(duplicate(property, first.name_range));
+                }
+                content.attributes.push(FoundAttribute {
+                    name: property.name.clone(),
+                    name_range: property.name_range,
+                    expression: &property.value,
+                });
+            } else if let Some(header) = schema.block(&property.name) {
+                self.unpack_blocks(
+                    &property.value,
+                    &header.type_name,
+                    &header.label_names,
+                    &mut Vec::new(),
+                    &mut content.blocks,
+                )?;
+            } else {
+                rest.push(*property);
+            }
+        }
+        if let Some(missing) = schema
+            .attributes
+            .iter()
+            .find(|a| a.required && !content.attributes.iter().any(|found| found.name == a.name))
+        {
+            return Err(schema_error(
+                self.missing_item(),
+                "Missing required argument",
+                format!(
+                    "The attribute {:?} is required, but it is not defined.",
+                    missing.name
+                ),
+            ));
+        }
+        let rest = JsonBody {
+            source: self.source,
+            node: self.node,
+            properties: rest,
+        };
+        Ok((content, rest))
+    }
+
+    fn extraneous(&self, _schema: &BodySchema) -> Option<Diagnostic> {
+        self.properties.first().map(|property| {
+            schema_error(
+                property.name_range,
+                "Extraneous JSON object property",
+                format!(
+                    "No attribute or block type named {:?} is expected here.",
+                    property.name
+                ),
+            )
+        })
+    }
+
+    /// "When a body is being processed in the _dynamic attributes_ mode, the
+    /// allowance of a JSON array [...] does not apply and instead a single
+    /// JSON object is always required." "each object property serves as an
+    /// attribute definition for the attribute whose name matches the
+    /// property name"; a name given twice is an error, since an attribute
+    /// map holds each name once.
+    ///
+    /// Spec: json-spec.md § Structural Elements, § Attributes
+    fn just_attributes(&self) -> Result<Vec<FoundAttribute<Self::Expression>>, Diagnostic> {
+        if !matches!(self.node.kind, NodeKind::Object(_)) {
+            return Err(wrong_type(
+                self.node,
+                "In the dynamic attributes mode a body is a single JSON object.".into(),
+            ));
+        }
+        let mut found: Vec<FoundAttribute<Self::Expression>> = Vec::new();
+        for property in &self.properties {
+            if let Some(first) = found.iter().find(|a| a.name == property.name) {
+                return Err(duplicate(property, first.name_range));
+            }
+            found.push(FoundAttribute {
+                name: property.name.clone(),
+                name_range: property.name_range,
+                expression: &property.value,
+            });
+        }
+        Ok(found)
+    }
+
+    fn evaluate(
+        &self,
+        expression: &Self::Expression,
+        ctx: Option<&EvalContext>,
+    ) -> Result<Value, Vec<Diagnostic>> {
+        eval_node(expression, self.source, ctx)
+    }
+}
+
+/// The properties of an object, or of every object of an array of objects,
+/// in order, keeping those `keep` accepts. `what` names what the value
+/// holds, for the error.
+///
+/// Spec: json-spec.md § Structural Elements, § Blocks
+fn flatten<'a>(
+    node: &'a Node,
+    what: &str,
+    keep: impl Fn(&Property) -> bool,
+) -> Result<Vec<&'a Property>, Diagnostic> {
+    match &node.kind {
+        NodeKind::Object(properties) => Ok(properties.iter().filter(|p| keep(p)).collect()),
+        NodeKind::Array(elements) => {
+            let mut all = Vec::new();
+            for element in elements {
+                let NodeKind::Object(properties) = &element.kind else {
+                    return Err(wrong_type(
+                        element,
+                        format!("Each element of this array is a JSON object holding {what}."),
+                    ));
+                };
+                all.extend(properties.iter().filter(|p| keep(p)));
+            }
+            Ok(all)
+        }
+        _ => Err(wrong_type(
+            node,
+            format!("A JSON object or an array of JSON objects is required here, holding {what}."),
+        )),
+    }
+}
+
+/// The error for a value of the wrong JSON type, at its start: the opening
+/// brace or bracket of an object or array, the whole of any other value.
+fn wrong_type(node: &Node, detail: String) -> Diagnostic {
+    let range = match node.kind {
+        NodeKind::Object(_) | NodeKind::Array(_) => Range {
+            start: node.range.start,
+            end: forward_one(node.range.start),
+        },
+        _ => node.range,
+    };
+    schema_error(range, "Incorrect JSON value type", detail)
+}
+
+fn duplicate(property: &Property, first: Range) -> Diagnostic {
+    schema_error(
+        property.name_range,
+        "Duplicate attribute definition",
+        format!(
+            "The attribute {:?} was already defined at line {}, column {}.",
+            property.name, first.start.line, first.start.column
+        ),
+    )
+}
+
+/// The position one ASCII character before `pos` on the same line.
+fn back_one(pos: Pos) -> Pos {
+    Pos {
+        line: pos.line,
+        column: pos.column.saturating_sub(1).max(1),
+        byte: pos.byte.saturating_sub(1),
+    }
+}
+
+/// The position one ASCII character after `pos` on the same line.
+fn forward_one(pos: Pos) -> Pos {
+    Pos {
+        line: pos.line,
+        column: pos.column + 1,
+        byte: pos.byte + 1,
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bodies::{AttributeSchema, BlockHeaderSchema};
+    use crate::diagnostic::Phase;
     use crate::number::Number;
 
     #[test]
@@ -89,5 +385,36 @@ mod tests {
             let errors = eval_attributes(source, &ctx).unwrap_err();
             assert_eq!(errors[0].phase, Phase::Schema, "{source}");
         }
+    }
+
+    #[test]
+    fn label_levels_and_arrays_give_blocks_in_order() {
+        let spec = BodySpec::Schema {
+            schema: BodySchema {
+                attributes: vec![AttributeSchema {
+                    name: "a".into(),
+                    required: true,
+                }],
+                blocks: vec![BlockHeaderSchema {
+                    type_name: "foo".into(),
+                    label_names: vec!["x".into(), "y".into()],
+                }],
+            },
+            block_bodies: BTreeMap::new(),
+            remain: None,
+        };
+        let source =
+            r#"[{"foo": {"b": {"c": {"v": 1}, "d": [{"v": 2}, {"v": 3}]}}}, {"a": "${1}"}]"#;
+        let content = process_config(source, &spec, Some(&EvalContext::default())).unwrap();
+        let labels: Vec<_> = content.blocks.iter().map(|b| b.labels.join(".")).collect();
+        assert_eq!(labels, ["b.c", "b.d", "b.d"]);
+        assert_eq!(
+            content.blocks[2].body.attributes["v"],
+            Value::Number(Number::from_i64(3))
+        );
+        assert_eq!(content.attributes["a"], Value::Number(Number::from_i64(1)));
+        // Literal-only mode passes the string through.
+        let content = process_config(source, &spec, None).unwrap();
+        assert_eq!(content.attributes["a"], Value::string("${1}"));
     }
 }

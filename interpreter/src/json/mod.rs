@@ -28,7 +28,7 @@ pub mod parser;
 pub mod static_analysis;
 mod string;
 
-pub use body::eval_attributes;
+pub use body::{eval_attributes, process_config};
 pub use expression::eval_expression;
 pub use parser::{parse, Node, NodeKind, Property};
 pub use static_analysis::analyze;

@@ -54,6 +54,7 @@
 //!   every level costs O(n²).
 
 pub mod ast;
+mod body;
 mod config;
 mod dynblock;
 mod eval;
@@ -68,6 +69,8 @@ use crate::value::Value;
 use source::{LineIndex, Span};
 use std::collections::BTreeMap;
 use std::ops::Deref;
+
+pub use body::process_config;
 
 /// The diagnostics of a rejected input.
 pub type Diagnostics = Vec<Diagnostic>;

@@ -22,6 +22,7 @@ const FEATURES: &[&str] = &[
     "dynblock",
     "exact-types",
     "big-numbers",
+    "schema",
 ];
 
 fn respond(line: &str) -> Json {

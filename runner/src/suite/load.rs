@@ -341,11 +341,19 @@ fn build_input(raw: &RawCase, default_kind: Option<&str>) -> Result<Input, Strin
         ("variables", raw.variables.is_some()),
         ("analysis", raw.analysis.is_some()),
         ("extensions", raw.extensions.is_some()),
+        ("schema", raw.schema.is_some()),
+        ("literal-only", raw.literal_only.is_some()),
     ];
     // Fields a kind may leave out.
     let optional: &[&str] = match kind {
         "expr" | "template" => &["variables"],
-        "config" => &["variables", "syntax", "extensions"],
+        "config" => &[
+            "variables",
+            "syntax",
+            "extensions",
+            "schema",
+            "literal-only",
+        ],
         "static" => &["syntax"],
         _ => &[],
     };
@@ -443,6 +451,14 @@ fn build_input(raw: &RawCase, default_kind: Option<&str>) -> Result<Input, Strin
                     ));
                 }
                 extensions
+            },
+            schema: raw.schema.clone().map(|s| s.0),
+            literal_only: {
+                let literal_only = raw.literal_only.unwrap_or(false);
+                if literal_only && raw.extensions.as_ref().is_some_and(|e| !e.is_empty()) {
+                    return Err("`literal-only` does not go with `extensions`".into());
+                }
+                literal_only
             },
         },
         _ => {

@@ -8,6 +8,7 @@ mod yaml;
 pub use load::{find_suite_dir, load_file, load_suite, LoadError, Suite};
 pub use yaml::{read_typed_value, ExpectedValue};
 
+use hcl_interpreter::bodies::BodySpec;
 use hcl_interpreter::convert::Safety;
 use hcl_interpreter::operations::Operation;
 use hcl_interpreter::static_analysis::Analysis;
@@ -108,6 +109,10 @@ pub enum Input {
         variables: BTreeMap<String, Value>,
         /// Extensions applied to the body (`dynblock`).
         extensions: Vec<String>,
+        /// How the bodies are processed; `None`: the default (suite/README.md).
+        schema: Option<BodySpec>,
+        /// Evaluate in literal-only mode instead of full expression mode.
+        literal_only: bool,
     },
 }
 
@@ -173,11 +178,13 @@ pub enum StaticShape {
     Traversal(Vec<String>),
 }
 
-/// An expected body: its attributes' values and its blocks, in order.
+/// An expected body: its attributes' values and its blocks, in order, and
+/// under partial processing the remaining body.
 #[derive(Clone, Debug, Default)]
 pub struct ExpectedBody {
     pub attributes: BTreeMap<String, (Type, ExpectedValue)>,
     pub blocks: Vec<ExpectedBlock>,
+    pub remain: Option<Box<ExpectedBody>>,
 }
 
 /// An expected block: type, labels and body.
@@ -192,6 +199,7 @@ impl ExpectedBody {
     fn has_approx(&self) -> bool {
         self.attributes.values().any(|(_, v)| v.has_approx())
             || self.blocks.iter().any(|b| b.body.has_approx())
+            || self.remain.as_ref().is_some_and(|r| r.has_approx())
     }
 }
 

@@ -5,6 +5,7 @@
 //! the line and the path (`cases[3].expect`) to every error.
 
 use super::{Expectation, ExpectedBlock, ExpectedBody, ProfileExpectation, StaticShape};
+use hcl_interpreter::bodies::{AttributeSchema, BlockHeaderSchema, BodySchema, BodySpec};
 use hcl_interpreter::convert::Safety;
 use hcl_interpreter::number::Number;
 use hcl_interpreter::types::parse_type;
@@ -364,6 +365,7 @@ struct RawBody {
     attributes: BTreeMap<String, ExpectedTyped>,
     #[serde(default)]
     blocks: Vec<RawBlock>,
+    remain: Option<Box<RawBody>>,
 }
 
 #[derive(Deserialize)]
@@ -396,6 +398,7 @@ impl RawBody {
                     body: b.body.map(RawBody::into_expected).unwrap_or_default(),
                 })
                 .collect(),
+            remain: self.remain.map(|r| Box::new(r.into_expected())),
         }
     }
 }
@@ -607,6 +610,8 @@ pub(crate) struct RawCase {
     pub variables: Option<BTreeMap<String, InputValue>>,
     pub analysis: Option<String>,
     pub extensions: Option<Vec<String>>,
+    pub schema: Option<SchemaText>,
+    pub literal_only: Option<bool>,
     pub expect: Expectation,
     pub implementation_defined: Option<String>,
     pub profiles: Option<BTreeMap<String, RawProfile>>,
@@ -619,4 +624,120 @@ pub(crate) struct RawFile {
     pub summary: String,
     pub kind: Option<String>,
     pub cases: Vec<RawCase>,
+}
+
+/// How a `config` case processes its bodies (suite/README.md, "Bodies and
+/// schemas"): `attributes` (the dynamic attributes mode), or a schema with
+/// the spec of each block type's bodies and, for partial processing, of the
+/// remaining body.
+#[derive(Clone, Debug)]
+pub(crate) struct SchemaText(pub BodySpec);
+
+impl<'de> Deserialize<'de> for SchemaText {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        RawSpec::deserialize(d)
+            .and_then(|raw| raw.into_spec().map_err(D::Error::custom))
+            .map(SchemaText)
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum RawSpec {
+    Mode(String),
+    Schema(RawSchema),
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawSchema {
+    #[serde(default)]
+    attributes: Vec<RawAttributeSchema>,
+    #[serde(default)]
+    blocks: Vec<RawBlockSchema>,
+    remain: Option<Box<RawSpec>>,
+}
+
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum RawAttributeSchema {
+    Name(String),
+    Full(RawAttributeFields),
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawAttributeFields {
+    name: String,
+    #[serde(default)]
+    required: bool,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawBlockSchema {
+    #[serde(rename = "type")]
+    type_name: String,
+    #[serde(default)]
+    labels: Vec<String>,
+    body: Option<Box<RawSpec>>,
+}
+
+impl RawSpec {
+    fn into_spec(self) -> Result<BodySpec, String> {
+        let raw = match self {
+            RawSpec::Mode(mode) if mode == "attributes" => return Ok(BodySpec::Attributes),
+            RawSpec::Mode(other) => {
+                return Err(format!(
+                    "a body is processed as `attributes` or with a schema \
+                     (`{{attributes: [...], blocks: [...], remain: ...}}`), not `{other}`"
+                ))
+            }
+            RawSpec::Schema(raw) => raw,
+        };
+        let attributes = raw
+            .attributes
+            .into_iter()
+            .map(|a| match a {
+                RawAttributeSchema::Name(name) => AttributeSchema {
+                    name,
+                    required: false,
+                },
+                RawAttributeSchema::Full(f) => AttributeSchema {
+                    name: f.name,
+                    required: f.required,
+                },
+            })
+            .collect();
+        let mut blocks = Vec::new();
+        let mut block_bodies = BTreeMap::new();
+        for block in raw.blocks {
+            if block_bodies.contains_key(&block.type_name)
+                || blocks
+                    .iter()
+                    .any(|b: &BlockHeaderSchema| b.type_name == block.type_name)
+            {
+                return Err(format!(
+                    "the block type `{}` is listed twice in one schema",
+                    block.type_name
+                ));
+            }
+            if let Some(body) = block.body {
+                block_bodies.insert(block.type_name.clone(), body.into_spec()?);
+            }
+            blocks.push(BlockHeaderSchema {
+                type_name: block.type_name,
+                label_names: block.labels,
+            });
+        }
+        let remain = match raw.remain {
+            Some(remain) => Some(Box::new(remain.into_spec()?)),
+            None => None,
+        };
+        Ok(BodySpec::Schema {
+            schema: BodySchema { attributes, blocks },
+            block_bodies,
+            remain,
+        })
+    }
 }

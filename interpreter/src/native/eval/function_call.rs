@@ -30,6 +30,13 @@ use std::borrow::Cow;
 ///
 /// Spec: hclsyntax-spec.md § Functions and Function Calls
 pub(super) fn eval_function_call<'a>(call: &'a FunctionCall, scope: &Scope<'a>) -> Evaluated<'a> {
+    if scope.context().literal_only {
+        return Err(Problem::new(
+            call.name_span,
+            "Function calls not allowed",
+            "In literal-only mode no functions are available.",
+        ));
+    }
     if !functions::exists(&call.name) {
         return Err(Problem::new(
             call.name_span,

@@ -89,6 +89,17 @@ impl<'a> Scope<'a> {
         }
     }
 
+    /// The evaluation context at the root of the scope chain.
+    pub(crate) fn context(&self) -> &'a EvalContext {
+        let mut scope = self;
+        loop {
+            match scope {
+                Scope::Global(ctx) => return ctx,
+                Scope::Iteration { parent, .. } | Scope::SplatItem { parent, .. } => scope = parent,
+            }
+        }
+    }
+
     /// The element of the innermost splat being evaluated.
     fn splat_item(&self) -> Option<&'a Value> {
         let mut scope = self;
