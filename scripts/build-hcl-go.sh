@@ -2,18 +2,18 @@
 # Builds the hcl-go adapter (hashicorp/hcl v2.14.1 + go-cty 1.12.1 behind the
 # subprocess protocol, runner/PROTOCOL.md) offline, in GOPATH mode, against
 # the library sources Debian installs under /usr/share/gocode/src.
-# Prints the path of the binary: ${CARGO_TARGET_DIR:-target}/adapters/hcl-go,
-# where every adapter's build script leaves its launcher.
+# Prints the path of the binary: $CARGO_TARGET_DIR/adapters/hcl-go (target/
+# by default; a relative CARGO_TARGET_DIR is taken from the repository root).
 set -eu
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 src="$root/scripts/adapters/hcl-go"
-target=${CARGO_TARGET_DIR:-$root/target}
-case "$target" in
+target_dir=${CARGO_TARGET_DIR:-target}
+case "$target_dir" in
     /*) ;;
-    *) target="$PWD/$target" ;;
+    *) target_dir="$root/$target_dir" ;;
 esac
-out="$target/adapters/hcl-go"
+out="$target_dir/adapters/hcl-go"
 gocode=/usr/share/gocode
 
 # Install the toolchain and the library sources only when they are missing.

@@ -12,8 +12,9 @@
 // the type-system kinds (convert, unify, identical, matches, operation);
 // native.go answers the native-syntax kinds (expr, template, config) and
 // turns HCL diagnostics into error answers; dynblock.go reads config bodies
-// through the dynblock extension; static.go answers the static analyses
-// (static).
+// through the dynblock extension; schema.go processes config bodies with a
+// schema; static.go answers the static analyses (static) and jsonstring.go
+// maps positions in a JSON string's content back onto its source text.
 package main
 
 import (
@@ -53,8 +54,12 @@ type request struct {
 	Syntax    string               `json:"syntax"`
 	Variables map[string]wireValue `json:"variables"`
 
-	// config: the extensions to apply to the body ("dynblock").
-	Extensions []string `json:"extensions"`
+	// config: the extensions to apply to the body ("dynblock"), the body
+	// schema to process it with (absent: no schema; schema.go) and whether
+	// to evaluate in literal-only mode.
+	Extensions  []string        `json:"extensions"`
+	Schema      json.RawMessage `json:"schema"`
+	LiteralOnly bool            `json:"literal_only"`
 
 	// static: the analysis to apply to the expression.
 	Analysis string `json:"analysis"`
@@ -224,6 +229,6 @@ func hello(req request) answer {
 	return answer{ID: req.ID, Name: adapterName, Version: adapterVersion,
 		Capabilities: &capabilities{
 			Kinds:    []string{"convert", "unify", "identical", "matches", "operation", "expr", "template", "config", "static"},
-			Features: []string{"unknown", "safety", "ranges", "dynblock", "exact-types", "big-numbers"},
+			Features: []string{"unknown", "safety", "ranges", "dynblock", "schema", "exact-types", "big-numbers"},
 		}}
 }

@@ -9,7 +9,6 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
-	hcljson "github.com/hashicorp/hcl/v2/json"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
 	"github.com/zclconf/go-cty/cty/function/stdlib"
@@ -39,10 +38,14 @@ var conformanceFunctions = map[string]function.Function{
 }
 
 // bodyAnswer is the answer to a config request: a body's attributes, by
-// name, and its blocks in source order.
+// name, its blocks in source order and, under partial processing, what the
+// remaining body gave.
 type bodyAnswer struct {
 	Attributes map[string]*wireValue `json:"attributes"`
 	Blocks     []blockAnswer         `json:"blocks"`
+	// Remain is the remaining body under partial processing (schema.go);
+	// absent otherwise.
+	Remain *bodyAnswer `json:"remain,omitempty"`
 }
 
 type blockAnswer struct {
@@ -99,14 +102,31 @@ func evalSource(req request, phase *string, src []byte,
 	return answer{ID: req.ID, Value: encodeValue(value)}
 }
 
-// evalConfig parses a native-syntax configuration file and evaluates every
-// attribute of its body and of the bodies of its blocks, at every depth.
-// All of them are evaluated even after one fails, so the error answer has
-// the diagnostics of every attribute. With the dynblock extension the body
-// is read through dynblock.Expand instead (dynblock.go).
+// evalConfig answers a config request. A request with a schema, and a JSON
+// file (which without a schema is read in the dynamic attributes mode), is
+// processed through hcl.Body's schema methods (schema.go). A native file
+// without a schema is walked through its syntax tree: every attribute of its
+// body and of the bodies of its blocks, at every depth, is evaluated, all of
+// them even after one fails, so the error answer has the diagnostics of
+// every attribute. With the dynblock extension the body is read through
+// dynblock.Expand instead (dynblock.go).
 func evalConfig(req request, phase *string) answer {
+	if req.LiteralOnly && len(req.Variables) > 0 {
+		// spec.md § Expression Evaluation: a calling application that asks
+		// for literal-only mode and gives variables is in error; the
+		// library does not check that, so the adapter, as the calling
+		// application, does.
+		return fail(req.ID, "eval", "Variables in literal-only mode",
+			"literal-only mode has no variables, but the request gives some")
+	}
+	if hasSchema(req) {
+		if len(req.Extensions) > 0 {
+			return answer{ID: req.ID, Unsupported: "hcl-go applies extensions to native bodies without a schema only"}
+		}
+		return processConfig(req, phase, decodeSpec(req.Schema))
+	}
 	if req.Syntax == "json" && len(req.Extensions) == 0 {
-		return evalJSONAttributes(req, phase)
+		return processConfig(req, phase, attributesSpec)
 	}
 	if req.Syntax != "native" {
 		return answer{ID: req.ID, Unsupported: fmt.Sprintf("hcl-go answers config requests in the native syntax, or in JSON without extensions, not %q", req.Syntax)}
@@ -119,7 +139,7 @@ func evalConfig(req request, phase *string) answer {
 		dynamicBlocks = true
 	}
 	src := sourceText(req.Config, "config")
-	ctx := evalContext(req)
+	ctx := configContext(req)
 	file, diags := hclsyntax.ParseConfig(src, caseFile, caseStart)
 	if diags.HasErrors() {
 		return diagnosticsAnswer(req.ID, "parse", diags)
@@ -140,29 +160,16 @@ func evalConfig(req request, phase *string) answer {
 	return answer{ID: req.ID, Body: out}
 }
 
-// evalJSONAttributes reads a JSON configuration file in the dynamic
-// attributes mode (spec.md § Dynamic Attributes Processing): every property
-// of the root object is an attribute, evaluated in full expression mode.
-// Errors of that processing (an array at the root, a name given twice) are
-// in phase "schema".
-func evalJSONAttributes(req request, phase *string) answer {
-	src := sourceText(req.Config, "config")
-	file, diags := hcljson.Parse(src, caseFile)
-	if diags.HasErrors() {
-		return diagnosticsAnswer(req.ID, "parse", diags)
+// configContext is the evaluation context of a config request's attributes:
+// the request's variables and the conformance functions, or, in literal-only
+// mode, no context at all. hashicorp/hcl evaluates an expression given a nil
+// *hcl.EvalContext in its literal-only mode (no variables, no functions, and
+// JSON strings taken verbatim rather than as templates).
+func configContext(req request) *hcl.EvalContext {
+	if req.LiteralOnly {
+		return nil
 	}
-	attrs, diags := file.Body.JustAttributes()
-	if diags.HasErrors() {
-		return diagnosticsAnswer(req.ID, "schema", diags)
-	}
-	*phase = "eval"
-	ctx := evalContext(req)
-	var evalDiags hcl.Diagnostics
-	out := &bodyAnswer{Attributes: evalAttributes(attrs, ctx, &evalDiags), Blocks: []blockAnswer{}}
-	if evalDiags.HasErrors() {
-		return diagnosticsAnswer(req.ID, "eval", evalDiags)
-	}
-	return answer{ID: req.ID, Body: out}
+	return evalContext(req)
 }
 
 // evalAttributes evaluates attributes in source order, so that the

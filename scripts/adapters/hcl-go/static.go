@@ -1,8 +1,11 @@
 package main
 
 // The static kind: the static analyses of spec.md § Static Analysis applied
-// to a native-syntax expression, with hcl.ExprList, hcl.ExprMap, hcl.ExprCall
-// and hcl.AbsTraversalForExpr (runner/PROTOCOL.md, "Requests").
+// to an expression, with hcl.ExprList, hcl.ExprMap, hcl.ExprCall and
+// hcl.AbsTraversalForExpr (runner/PROTOCOL.md, "Requests"). A native
+// expression is parsed with hclsyntax.ParseExpression, a JSON value with
+// json.ParseExpression; the library's JSON expressions implement the
+// analyses as json-spec.md § Static Analysis describes.
 
 import (
 	"fmt"
@@ -10,6 +13,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+	hcljson "github.com/hashicorp/hcl/v2/json"
 	"github.com/zclconf/go-cty/cty"
 )
 
@@ -29,25 +33,33 @@ type staticCall struct {
 // analyzeStatic parses the request's expression and applies the requested
 // analysis. Every expression in the answer is the exact source text of its
 // range; a traversal is its root name followed by `.name` and `[KEY]` steps.
+//
+// The arguments of a JSON static call are the exception: the library parses
+// them from the decoded content of the JSON string and gives their ranges in
+// bytes of that content counted from the string's opening quotation mark, so
+// their text is found through the map jsonstring.go builds from the content
+// back onto the JSON text (spec-notes/gaps/json-static-call-argument-text.md).
 func analyzeStatic(req request, phase *string) answer {
-	if req.Syntax != "native" {
-		return answer{ID: req.ID, Unsupported: fmt.Sprintf("hcl-go answers static requests in the native syntax only, not %q", req.Syntax)}
-	}
 	src := sourceText(req.Expr, "expr")
 	switch req.Analysis {
 	case "list", "map", "call", "traversal":
 	default:
 		reject("unknown analysis %q (want list, map, call or traversal)", req.Analysis)
 	}
-	expr, diags := hclsyntax.ParseExpression(src, caseFile, caseStart)
+	var expr hcl.Expression
+	var diags hcl.Diagnostics
+	switch req.Syntax {
+	case "native":
+		expr, diags = hclsyntax.ParseExpression(src, caseFile, caseStart)
+	case "json":
+		expr, diags = hcljson.ParseExpression(src, caseFile)
+	default:
+		return answer{ID: req.ID, Unsupported: fmt.Sprintf("hcl-go answers static requests in the native and JSON syntaxes, not %q", req.Syntax)}
+	}
 	if diags.HasErrors() {
 		return diagnosticsAnswer(req.ID, "parse", diags)
 	}
 	*phase = "static"
-	text := func(e hcl.Expression) string {
-		r := e.Range()
-		return string(src[r.Start.Byte:r.End.Byte])
-	}
 	switch req.Analysis {
 	case "list":
 		elements, diags := hcl.ExprList(expr)
@@ -56,7 +68,7 @@ func analyzeStatic(req request, phase *string) answer {
 		}
 		list := make([]string, len(elements))
 		for i, e := range elements {
-			list[i] = text(e)
+			list[i] = sourceSlice(src, e.Range())
 		}
 		return answer{ID: req.ID, List: &list}
 	case "map":
@@ -66,7 +78,7 @@ func analyzeStatic(req request, phase *string) answer {
 		}
 		out := make([]staticPair, len(pairs))
 		for i, p := range pairs {
-			out[i] = staticPair{Key: text(p.Key), Value: text(p.Value)}
+			out[i] = staticPair{Key: sourceSlice(src, p.Key.Range()), Value: sourceSlice(src, p.Value.Range())}
 		}
 		return answer{ID: req.ID, Map: &out}
 	case "call":
@@ -74,9 +86,13 @@ func analyzeStatic(req request, phase *string) answer {
 		if diags.HasErrors() {
 			return diagnosticsAnswer(req.ID, "static", diags)
 		}
+		argumentText := func(r hcl.Range) string { return sourceSlice(src, r) }
+		if req.Syntax == "json" {
+			argumentText = jsonStringArgumentText(src, expr)
+		}
 		out := &staticCall{Name: call.Name, Arguments: make([]string, len(call.Arguments))}
 		for i, e := range call.Arguments {
-			out.Arguments[i] = text(e)
+			out.Arguments[i] = argumentText(e.Range())
 		}
 		return answer{ID: req.ID, Call: out}
 	default:
@@ -90,6 +106,17 @@ func analyzeStatic(req request, phase *string) answer {
 		}
 		return answer{ID: req.ID, Traversal: &steps}
 	}
+}
+
+// sourceSlice is the source text a range covers. A range outside the
+// source, which the library should never return, is written as a text that
+// says so: a wrong answer that fails the case, where an error answer could
+// pass a case that expects the analysis not to apply.
+func sourceSlice(src []byte, r hcl.Range) string {
+	if r.Start.Byte < 0 || r.Start.Byte > r.End.Byte || r.End.Byte > len(src) {
+		return fmt.Sprintf("<hcl-go: the library returned the range %d-%d in a source of %d bytes>", r.Start.Byte, r.End.Byte, len(src))
+	}
+	return string(src[r.Start.Byte:r.End.Byte])
 }
 
 // traversalStep writes a step as the protocol does: the root's name,
