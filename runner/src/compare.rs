@@ -6,7 +6,7 @@
 use crate::outcome::{Body, Outcome};
 use crate::suite::{Expectation, ExpectedBody, ExpectedValue, StaticShape};
 use hcl_interpreter::number::Number;
-use hcl_interpreter::{Type, Value};
+use hcl_interpreter::{Phase, Type, Value};
 use std::fmt::Write as _;
 
 /// How an outcome differs from an expectation.
@@ -36,9 +36,55 @@ impl Mismatch {
     }
 }
 
-/// Checks an outcome against an expectation.
+/// What the comparison looks at, by the implementation's features
+/// (`runner/PROTOCOL.md` § What the runner does with answers). A case is
+/// graded only once its needs are met (`crate::needs`), so what is left
+/// here is the weaker grading of what an implementation can say.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Grading {
+    /// Value types are compared (`exact-types`); without it tuples and
+    /// lists are sequences, objects and maps mappings, null equals null.
+    pub exact_types: bool,
+    /// A conversion's safety is compared (`safety`).
+    pub safety: bool,
+    /// Error ranges are compared (`ranges`).
+    pub ranges: bool,
+    /// Only whether the source parses is compared (`parse-only`, for the
+    /// kinds `expr`, `template` and `config`).
+    pub parse_only: bool,
+    /// A body attribute may be answered `unevaluated`
+    /// (`unevaluated-values`): then only its presence is compared.
+    pub unevaluated_values: bool,
+}
+
+impl Grading {
+    /// Everything compared: the reference interpreter in-process.
+    pub const FULL: Grading = Grading {
+        exact_types: true,
+        safety: true,
+        ranges: true,
+        parse_only: false,
+        unevaluated_values: false,
+    };
+}
+
+/// Checks an outcome against an expectation, comparing everything.
 pub fn check(expect: &Expectation, outcome: &Outcome) -> Result<(), Mismatch> {
-    let first_difference = match first_difference(expect, outcome) {
+    check_with(expect, outcome, &Grading::FULL)
+}
+
+/// Checks an outcome against an expectation, comparing what `grading`
+/// says.
+pub fn check_with(
+    expect: &Expectation,
+    outcome: &Outcome,
+    grading: &Grading,
+) -> Result<(), Mismatch> {
+    if grading.parse_only {
+        return check_parsed(expect, outcome, grading);
+    }
+    let expect = &weaken(expect, grading);
+    let first_difference = match first_difference(expect, outcome, grading) {
         None => return Ok(()),
         Some(difference) => difference,
     };
@@ -49,12 +95,135 @@ pub fn check(expect: &Expectation, outcome: &Outcome) -> Result<(), Mismatch> {
     })
 }
 
-fn first_difference(expect: &Expectation, outcome: &Outcome) -> Option<String> {
+/// What a parse-only implementation must answer: that the source parses,
+/// or a `parse` error (at a range, when it reports ranges and the case
+/// pins one).
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum ParseExpectation {
+    Parsed,
+    ParseError(Option<String>),
+}
+
+/// The parse-only answers an expectation accepts: a `parse` error stays
+/// one; any other result, errors of later phases included, means the
+/// source parses.
+fn parse_expectations(expect: &Expectation, grading: &Grading, out: &mut Vec<ParseExpectation>) {
+    let accepted = match expect {
+        Expectation::OneOf(options) => {
+            for option in options {
+                parse_expectations(option, grading, out);
+            }
+            return;
+        }
+        Expectation::Error {
+            phase: Phase::Parse,
+            range,
+        } => ParseExpectation::ParseError(range.clone().filter(|_| grading.ranges)),
+        _ => ParseExpectation::Parsed,
+    };
+    if !out.contains(&accepted) {
+        out.push(accepted);
+    }
+}
+
+fn render_parse_expectation(expect: &ParseExpectation) -> String {
+    match expect {
+        ParseExpectation::Parsed => "parsed: true\n".into(),
+        ParseExpectation::ParseError(None) => "error: parse\n".into(),
+        ParseExpectation::ParseError(Some(range)) => format!("error: parse\nrange: {range}\n"),
+    }
+}
+
+fn parse_difference(expect: &ParseExpectation, outcome: &Outcome) -> Option<String> {
+    match (expect, outcome) {
+        (ParseExpectation::Parsed, Outcome::Parsed) => None,
+        (
+            ParseExpectation::ParseError(range),
+            Outcome::Error {
+                phase: Phase::Parse,
+                ranges,
+            },
+        ) => {
+            let range = range.as_ref()?;
+            let shown: Vec<String> = ranges.iter().map(show_range).collect();
+            if ranges.is_empty() || shown.contains(range) {
+                None
+            } else {
+                Some(format!(
+                    "expected a parse error at {range}, got one at {}",
+                    shown.join(", ")
+                ))
+            }
+        }
+        (ParseExpectation::Parsed, _) => Some(format!(
+            "expected the source to parse (`parsed: true`), got {}",
+            describe_outcome(outcome)
+        )),
+        (ParseExpectation::ParseError(_), _) => Some(format!(
+            "expected an error in phase parse, got {}",
+            describe_outcome(outcome)
+        )),
+    }
+}
+
+/// Grades a parse-only implementation's answer.
+fn check_parsed(
+    expect: &Expectation,
+    outcome: &Outcome,
+    grading: &Grading,
+) -> Result<(), Mismatch> {
+    let mut accepted = Vec::new();
+    parse_expectations(expect, grading, &mut accepted);
+    let mut misses = Vec::new();
+    for option in &accepted {
+        match parse_difference(option, outcome) {
+            None => return Ok(()),
+            Some(miss) => misses.push(miss),
+        }
+    }
+    Err(Mismatch {
+        first_difference: if misses.len() == 1 {
+            misses.join("")
+        } else {
+            format!("none of the accepted results: {}", misses.join("; "))
+        },
+        expected: accepted.iter().map(render_parse_expectation).collect(),
+        actual: render_outcome(outcome),
+    })
+}
+
+/// The expectation with what `grading` does not compare taken out: safety
+/// and error ranges.
+fn weaken(expect: &Expectation, grading: &Grading) -> Expectation {
+    match expect {
+        Expectation::OneOf(options) => {
+            Expectation::OneOf(options.iter().map(|o| weaken(o, grading)).collect())
+        }
+        Expectation::Error { phase, range } => Expectation::Error {
+            phase: *phase,
+            range: range.clone().filter(|_| grading.ranges),
+        },
+        Expectation::Value {
+            ty,
+            value,
+            safety,
+            order_any,
+        } => Expectation::Value {
+            ty: ty.clone(),
+            value: value.clone(),
+            safety: safety.filter(|_| grading.safety),
+            order_any: *order_any,
+        },
+        other => other.clone(),
+    }
+}
+
+fn first_difference(expect: &Expectation, outcome: &Outcome, grading: &Grading) -> Option<String> {
     match (expect, outcome) {
         (Expectation::OneOf(options), _) => {
             let misses: Vec<String> = options
                 .iter()
-                .map(|option| first_difference(option, outcome))
+                .map(|option| first_difference(option, outcome, grading))
                 .collect::<Option<_>>()?;
             Some(format!(
                 "none of the accepted results: {}",
@@ -74,7 +243,7 @@ fn first_difference(expect: &Expectation, outcome: &Outcome) -> Option<String> {
             },
         ) => {
             let actual_type = actual.ty();
-            if actual_type != *ty {
+            if grading.exact_types && actual_type != *ty {
                 return Some(format!(
                     "expected a value of type {ty}, got one of type {actual_type}"
                 ));
@@ -96,7 +265,7 @@ fn first_difference(expect: &Expectation, outcome: &Outcome) -> Option<String> {
             }
         }
         (Expectation::Body(expected), Outcome::Body(actual)) => {
-            compare_body(expected, actual, "body")
+            compare_body(expected, actual, "body", grading)
         }
         (Expectation::Static(expected), Outcome::Static(actual)) if expected == actual => None,
         (Expectation::Static(expected), Outcome::Static(actual)) => Some(format!(
@@ -149,13 +318,18 @@ fn first_difference(expect: &Expectation, outcome: &Outcome) -> Option<String> {
 }
 
 /// Compares an expected body with an actual one: the same attributes with
-/// the same values, and the same blocks in the same order.
-fn compare_body(expected: &ExpectedBody, actual: &Body, path: &str) -> Option<String> {
-    if let Some(missing) = expected
-        .attributes
-        .keys()
-        .find(|k| !actual.attributes.contains_key(*k))
-    {
+/// the same values, and the same blocks in the same order. An attribute
+/// the implementation did not evaluate counts by its presence alone, when
+/// the implementation declares `unevaluated-values`.
+fn compare_body(
+    expected: &ExpectedBody,
+    actual: &Body,
+    path: &str,
+    grading: &Grading,
+) -> Option<String> {
+    let present =
+        |k: &String| actual.attributes.contains_key(k) || actual.unevaluated.contains_key(k);
+    if let Some(missing) = expected.attributes.keys().find(|k| !present(k)) {
         return Some(format!(
             "{path}: expected the attribute {missing:?}, which is missing"
         ));
@@ -163,15 +337,24 @@ fn compare_body(expected: &ExpectedBody, actual: &Body, path: &str) -> Option<St
     if let Some(extra) = actual
         .attributes
         .keys()
+        .chain(actual.unevaluated.keys())
         .find(|k| !expected.attributes.contains_key(*k))
     {
         return Some(format!("{path}: got the unexpected attribute {extra:?}"));
     }
     for (name, (ty, value)) in &expected.attributes {
-        let got = &actual.attributes[name];
         let at = format!("{path}.{name}");
+        let Some(got) = actual.attributes.get(name) else {
+            if grading.unevaluated_values {
+                continue;
+            }
+            let why = actual.unevaluated.get(name).map_or("", String::as_str);
+            return Some(format!(
+                "{at}: the implementation did not evaluate the attribute ({why}) but does not declare the feature unevaluated-values"
+            ));
+        };
         let got_type = got.ty();
-        if got_type != *ty {
+        if grading.exact_types && got_type != *ty {
             return Some(format!(
                 "{at}: expected a value of type {ty}, got one of type {got_type}"
             ));
@@ -201,7 +384,7 @@ fn compare_body(expected: &ExpectedBody, actual: &Body, path: &str) -> Option<St
                 e.labels, a.labels
             ));
         }
-        if let Some(difference) = compare_body(&e.body, &a.body, &format!("{at}.body")) {
+        if let Some(difference) = compare_body(&e.body, &a.body, &format!("{at}.body"), grading) {
             return Some(difference);
         }
     }
@@ -213,7 +396,7 @@ fn compare_body(expected: &ExpectedBody, actual: &Body, path: &str) -> Option<St
         (None, Some(_)) => Some(format!(
             "{path}: got a remaining body, but the case processes the body exhaustively"
         )),
-        (Some(e), Some(a)) => compare_body(e, a, &format!("{path}.remain")),
+        (Some(e), Some(a)) => compare_body(e, a, &format!("{path}.remain"), grading),
     }
 }
 
@@ -279,6 +462,7 @@ fn describe_outcome(outcome: &Outcome) -> String {
         Outcome::Body(_) => "a body".into(),
         Outcome::Static(shape) => format!("the static result {}", show_static(shape)),
         Outcome::Result(b) => format!("the answer {b}"),
+        Outcome::Parsed => "`parsed: true`".into(),
         Outcome::Error { phase, .. } => format!("an error in phase {phase}"),
         Outcome::Unsupported(why) => format!("unsupported ({why})"),
         Outcome::Crashed(why) => format!("a crash ({why})"),
@@ -585,6 +769,7 @@ pub fn render_outcome(outcome: &Outcome) -> String {
         }
         Outcome::Static(shape) => render_static(shape),
         Outcome::Result(b) => format!("result: {b}\n"),
+        Outcome::Parsed => "parsed: true\n".into(),
         Outcome::Error { phase, ranges } => {
             let mut out = format!("error: {phase}\n");
             if let Some(range) = ranges.first() {
@@ -607,16 +792,20 @@ fn typed(ty: &Type, value: Shown) -> Shown {
 }
 
 fn shown_body(body: &Body) -> Shown {
+    let mut attributes: Vec<(&String, Shown)> = body
+        .attributes
+        .iter()
+        .map(|(k, v)| (k, typed(&v.ty(), shown_value(v))))
+        .chain(
+            body.unevaluated
+                .iter()
+                .map(|(k, why)| (k, Shown::Scalar(format!("!unevaluated {}", quote(why))))),
+        )
+        .collect();
+    attributes.sort_by(|a, b| a.0.cmp(b.0));
+    let attributes = attributes.into_iter().map(|(k, v)| (quote(k), v)).collect();
     let mut shown = vec![
-        (
-            "attributes".into(),
-            Shown::Mapping(
-                body.attributes
-                    .iter()
-                    .map(|(k, v)| (quote(k), typed(&v.ty(), shown_value(v))))
-                    .collect(),
-            ),
-        ),
+        ("attributes".into(), Shown::Mapping(attributes)),
         (
             "blocks".into(),
             Shown::Sequence(

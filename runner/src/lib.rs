@@ -9,9 +9,17 @@
 //! - [`reference`]: the reference interpreter, in-process.
 //! - [`compare`]: expected against actual, with the first difference and a
 //!   readable diff.
+//! - [`needs`]: what a case needs of an implementation (kinds, features).
 //! - [`run`]: runs cases and gathers verdicts and summaries.
+//! - [`known_failures`]: the lists of cases an implementation is known to
+//!   fail.
+//! - [`matrix`]: every configured implementation over the whole suite, as
+//!   one table by area.
 
 pub mod compare;
+pub mod known_failures;
+pub mod matrix;
+pub mod needs;
 pub mod outcome;
 pub mod reference;
 pub mod report;

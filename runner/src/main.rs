@@ -2,16 +2,18 @@
 //!
 //! See `USAGE` below, `README.md` and `runner/PROTOCOL.md`.
 
+use hcl_conformance::matrix;
 use hcl_conformance::report::{self, RunInfo};
 use hcl_conformance::requirements::{
     check_finished, coverage, finished_areas, ids_settled_by_notes, render_coverage,
 };
 use hcl_conformance::run::{
-    default_report_path, trials, Implementation, KnownFailures, RunSettings, Summary,
+    default_report_path, failure_list, trials, FailureFile, Implementation, KnownFailures,
+    RunSettings, Summary,
 };
 use hcl_conformance::subprocess::{ImplementationCommand, Pool};
 use hcl_conformance::suite::{find_suite_dir, load_suite, Suite, KNOWN_PROFILES, SPEC_PROFILE};
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -26,6 +28,13 @@ const USAGE: &str = "usage:
   hcl-conformance coverage [--check] [--suite DIR]
       Covered/testable requirements per spec section; with --check, fails
       when a finished area (suite/finished-areas.txt) is incomplete.
+  hcl-conformance matrix --config FILE [--out DIR] [--jobs N] [--suite DIR]
+      Runs the reference interpreter and every implementation FILE lists
+      over the whole suite; writes DIR/matrix.md (passed / failed /
+      unsupported by area), DIR/matrix-details.json and, per implementation,
+      DIR/known-failures/NAME.txt (its list as its results would have it).
+      Fails when any implementation's failures differ from its list.
+      DIR defaults to matrix-out. The format of FILE: runner/PROTOCOL.md.
 
 options:
   --impl 'CMD [ARGS]'       run against this implementation (split like a shell
@@ -35,6 +44,9 @@ options:
   --profile NAME            expectations to check: spec (default) or hcl-v2.14
   --expect-failures FILE    cases that may fail: one `FILE::CASE reason` a line;
                             a listed case that passes fails the run
+  --write-failures FILE     after the run, write the list of the cases that
+                            failed (sorted, `ID reason`), keeping the reasons
+                            FILE or the --expect-failures lists give
   --expect-differences P    cases that record a different result for profile P
                             may fail (and must: one that passes fails the run)
   --report FORMAT[=PATH]    write a report: json, junit or markdown (repeatable;
@@ -50,64 +62,17 @@ struct Options {
     jobs: Option<usize>,
     profile: Option<String>,
     expect_failures: Vec<PathBuf>,
+    write_failures: Option<PathBuf>,
+    config: Option<PathBuf>,
+    out: Option<PathBuf>,
     expect_differences: Option<String>,
     reports: Vec<(String, PathBuf)>,
     suite: Option<PathBuf>,
     rest: Vec<String>,
 }
 
-/// Splits a command line as a POSIX shell would, for quotes and backslashes.
 fn split_command(text: &str) -> Result<Vec<String>, String> {
-    let mut words = Vec::new();
-    let mut word = String::new();
-    let mut in_word = false;
-    let mut chars = text.chars();
-    while let Some(c) = chars.next() {
-        match c {
-            '\'' => {
-                in_word = true;
-                loop {
-                    match chars.next() {
-                        Some('\'') => break,
-                        Some(c) => word.push(c),
-                        None => return Err(format!("unterminated ' in `{text}`")),
-                    }
-                }
-            }
-            '"' => {
-                in_word = true;
-                loop {
-                    match chars.next() {
-                        Some('"') => break,
-                        Some('\\') => word.push(chars.next().ok_or("a trailing backslash")?),
-                        Some(c) => word.push(c),
-                        None => return Err(format!("unterminated \" in `{text}`")),
-                    }
-                }
-            }
-            '\\' => {
-                in_word = true;
-                word.push(chars.next().ok_or("a trailing backslash")?);
-            }
-            c if c.is_whitespace() => {
-                if in_word {
-                    words.push(std::mem::take(&mut word));
-                    in_word = false;
-                }
-            }
-            c => {
-                in_word = true;
-                word.push(c);
-            }
-        }
-    }
-    if in_word {
-        words.push(word);
-    }
-    if words.is_empty() {
-        return Err("--impl needs a command".into());
-    }
-    Ok(words)
+    hcl_conformance::matrix::split_command(text).map_err(|e| format!("--impl needs a command: {e}"))
 }
 
 fn parse_options(args: Vec<String>) -> Result<Options, String> {
@@ -126,6 +91,9 @@ fn parse_options(args: Vec<String>) -> Result<Options, String> {
             "--jobs",
             "--profile",
             "--expect-failures",
+            "--write-failures",
+            "--config",
+            "--out",
             "--expect-differences",
             "--report",
             "--suite",
@@ -169,6 +137,9 @@ fn parse_options(args: Vec<String>) -> Result<Options, String> {
                 }
             }
             "--expect-failures" => options.expect_failures.push(PathBuf::from(value)),
+            "--write-failures" => options.write_failures = Some(PathBuf::from(value)),
+            "--config" => options.config = Some(PathBuf::from(value)),
+            "--out" => options.out = Some(PathBuf::from(value)),
             "--report" => {
                 let (format, path) = match value.split_once('=') {
                     Some((f, p)) => (f.to_string(), PathBuf::from(p)),
@@ -257,6 +228,9 @@ fn main() -> ExitCode {
     if args.first().map(String::as_str) == Some("coverage") {
         return run_coverage(args.split_off(1));
     }
+    if args.first().map(String::as_str) == Some("matrix") {
+        return run_matrix(args.split_off(1));
+    }
     if args.iter().any(|a| a == "--help" || a == "-h") {
         println!("{USAGE}");
         return ExitCode::SUCCESS;
@@ -280,11 +254,20 @@ fn main() -> ExitCode {
         .clone()
         .unwrap_or_else(|| SPEC_PROFILE.to_string());
 
+    if options.config.is_some() || options.out.is_some() {
+        return usage_error("--config and --out go with `hcl-conformance matrix`");
+    }
     let mut known_failures = KnownFailures::default();
     for path in &options.expect_failures {
         match KnownFailures::load(path, &suite) {
             Ok(list) => known_failures.merge(list),
-            Err(e) => return usage_error(&e),
+            Err(e) => {
+                eprintln!(
+                    "{e}\nhcl-conformance: fix the known-failure list {}",
+                    path.display()
+                );
+                return ExitCode::from(2);
+            }
         }
     }
     if let Some(other) = &options.expect_differences {
@@ -354,6 +337,45 @@ fn main() -> ExitCode {
         implementation: &name,
         profile: &profile,
     };
+    if let Some(path) = &options.write_failures {
+        // Reasons already written, in the lists read and in the file itself
+        // (which wins), are kept.
+        let mut previous = FailureFile::default();
+        for list in options.expect_failures.iter().chain([path]) {
+            if let Ok(text) = std::fs::read_to_string(list) {
+                let file = FailureFile::parse(&text);
+                if list == path {
+                    previous.header = file.header;
+                }
+                previous.entries.extend(file.entries);
+            }
+        }
+        let mut reasons = BTreeMap::new();
+        for (id, reason, line) in previous.entries {
+            if !reason.is_empty() {
+                reasons.insert(id, (reason, line));
+            }
+        }
+        previous.entries = reasons
+            .into_iter()
+            .map(|(id, (reason, line))| (id, reason, line))
+            .collect();
+        let header = vec![
+            format!("# Known failures of {name}, profile {profile}: one case id a line, then why."),
+            "# Written by hcl-conformance --write-failures; edit the reasons, they are kept."
+                .to_string(),
+        ];
+        let text = failure_list(&summary.records(), &previous, &suite, &header);
+        if let Err(e) = std::fs::write(path, &text) {
+            eprintln!(
+                "hcl-conformance: cannot write the known-failure list {}: {e}",
+                path.display()
+            );
+            return ExitCode::from(2);
+        }
+        let listed = text.lines().filter(|l| !l.starts_with('#')).count();
+        println!("  known-failure list ({listed} cases): {}", path.display());
+    }
     for (format, path) in &options.reports {
         let text = report::render(format, &info, &summary).unwrap_or_default();
         if let Err(e) = std::fs::write(path, text) {
@@ -366,4 +388,137 @@ fn main() -> ExitCode {
         println!("  {format} report: {}", path.display());
     }
     conclusion.exit_code()
+}
+
+/// `hcl-conformance matrix`: see `USAGE` and `hcl_conformance::matrix`.
+fn run_matrix(args: Vec<String>) -> ExitCode {
+    let options = match parse_options(args) {
+        Ok(o) => o,
+        Err(e) => return usage_error(&e),
+    };
+    if let Some(other) = options.rest.first() {
+        return usage_error(&format!("unexpected argument `{other}` for matrix"));
+    }
+    let Some(config) = options.config else {
+        return usage_error("matrix needs --config FILE");
+    };
+    let text = match std::fs::read_to_string(&config) {
+        Ok(text) => text,
+        Err(e) => {
+            eprintln!("hcl-conformance: cannot read {}: {e}", config.display());
+            return ExitCode::from(2);
+        }
+    };
+    let entries = match matrix::parse_config(&config, &text, &|name| std::env::var(name).ok()) {
+        Ok(entries) => entries,
+        Err(errors) => {
+            for e in &errors {
+                eprintln!("{e}");
+            }
+            eprintln!(
+                "hcl-conformance: {} problem(s) in the matrix configuration (runner/PROTOCOL.md describes it)",
+                errors.len()
+            );
+            return ExitCode::from(2);
+        }
+    };
+    let suite = match load(options.suite) {
+        Ok(suite) => suite,
+        Err(code) => return code,
+    };
+    let jobs = options.jobs.unwrap_or_else(|| {
+        std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)
+    });
+    let out = options.out.unwrap_or_else(|| PathBuf::from("matrix-out"));
+    let mut started = Vec::new();
+    for entry in &entries {
+        match matrix::start_entry(&suite, entry) {
+            Ok(s) => started.push(s),
+            Err(e) => {
+                eprintln!("{e}");
+                return ExitCode::from(2);
+            }
+        }
+    }
+    let mut columns = vec![matrix::reference_column(&suite, jobs)];
+    for s in started {
+        columns.push(matrix::entry_column(&suite, s, jobs));
+    }
+    let write = |name: &str, text: String| -> Result<(), ExitCode> {
+        let path = out.join(name);
+        let written = path
+            .parent()
+            .map_or(Ok(()), std::fs::create_dir_all)
+            .and_then(|()| std::fs::write(&path, text));
+        written.map_err(|e| {
+            eprintln!("hcl-conformance: cannot write {}: {e}", path.display());
+            ExitCode::from(2)
+        })
+    };
+    let markdown = matrix::render_markdown(&suite, &columns);
+    let written = write("matrix.md", markdown.clone())
+        .and_then(|()| {
+            write(
+                "matrix-details.json",
+                matrix::render_details(&suite, &columns),
+            )
+        })
+        .and_then(|()| {
+            columns.iter().skip(1).try_for_each(|c| {
+                write(
+                    &format!("known-failures/{}.txt", c.name),
+                    matrix::regenerated_list(&suite, c),
+                )
+            })
+        });
+    if let Err(code) = written {
+        return code;
+    }
+    print!("{markdown}");
+    println!(
+        "\n  written: {}/matrix.md, matrix-details.json, known-failures/",
+        out.display()
+    );
+    let mut differ = false;
+    for column in &columns {
+        let accounting = column.accounting();
+        if accounting.matches() {
+            continue;
+        }
+        differ = true;
+        let list = column
+            .list_path
+            .as_ref()
+            .map_or("no known-failure list".to_string(), |p| {
+                p.display().to_string()
+            });
+        eprintln!("\n{}: the results differ from {list}:", column.name);
+        for (what, ids) in [
+            ("failed, not listed", &accounting.unexpected_failures),
+            ("listed, did not fail", &accounting.unexpected_passes),
+        ] {
+            for id in ids.iter().take(20) {
+                eprintln!("  {what}: {id}");
+            }
+            if ids.len() > 20 {
+                eprintln!(
+                    "  ... and {} more {what} (see matrix-details.json)",
+                    ids.len() - 20
+                );
+            }
+        }
+        eprintln!(
+            "  {}/known-failures/{}.txt is the list these results call for; review it and copy it over.",
+            out.display(),
+            column.name
+        );
+    }
+    if differ {
+        eprintln!("\nhcl-conformance matrix: results differ from the known-failure lists");
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
 }

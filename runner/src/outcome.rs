@@ -22,6 +22,8 @@ pub enum Outcome {
     Static(StaticShape),
     /// A yes/no answer (type relations).
     Result(bool),
+    /// The source parsed (the answer of a `parse-only` implementation).
+    Parsed,
     /// The input was rejected, in a phase, with the ranges of the
     /// diagnostics that reported one.
     Error { phase: Phase, ranges: Vec<Range> },
@@ -43,6 +45,9 @@ pub enum Outcome {
 pub struct Body {
     pub attributes: BTreeMap<String, Value>,
     pub blocks: Vec<Block>,
+    /// Attributes the implementation parsed but did not evaluate, with its
+    /// reason (feature `unevaluated-values`).
+    pub unevaluated: BTreeMap<String, String>,
     pub remain: Option<Box<Body>>,
 }
 

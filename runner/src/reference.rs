@@ -55,6 +55,7 @@ fn body_outcome(body: native::Body) -> Body {
             })
             .collect(),
         remain: None,
+        unevaluated: BTreeMap::new(),
     }
 }
 
@@ -71,6 +72,7 @@ fn content_outcome(content: BodyContent) -> Body {
             })
             .collect(),
         remain: content.remain.map(|r| Box::new(content_outcome(*r))),
+        unevaluated: BTreeMap::new(),
     }
 }
 

@@ -49,7 +49,7 @@ fn json_report(info: &RunInfo, summary: &Summary, records: &[CaseRecord]) -> Str
             json!({
                 "id": r.id, "area": r.area, "kind": r.kind,
                 "status": r.status.name().to_lowercase().replace(' ', "_"),
-                "message": r.message, "seconds": r.seconds,
+                "message": r.message, "reason": r.reason, "seconds": r.seconds,
                 "error_grade": r.error_grade.map(|g| json!({
                     "rejected": g.rejected, "right_phase": g.right_phase, "right_range": g.right_range,
                 })),

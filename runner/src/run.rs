@@ -1,13 +1,15 @@
 //! Running cases and judging their outcomes.
 
-use crate::compare::check;
+pub use crate::known_failures::{failure_list, FailureFile, KnownFailures};
+
+use crate::compare::{check_with, Grading};
+use crate::needs::{self, missing_capabilities};
 use crate::outcome::Outcome;
 use crate::subprocess::Capabilities;
-use crate::suite::{Case, Expectation, ExpectedValue, Input, Suite, SPEC_PROFILE};
-use hcl_interpreter::Value;
+use crate::suite::{Case, Expectation, Input, Suite, SPEC_PROFILE};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
@@ -56,6 +58,10 @@ impl Status {
 pub struct Verdict {
     pub status: Status,
     pub message: String,
+    /// One short line: the first difference, the crash, the missing
+    /// capabilities; empty for a pass. Known-failure lists and the matrix
+    /// show it.
+    pub reason: String,
     /// For a case that expects an error: how far the implementation got.
     pub error_grade: Option<ErrorGrade>,
 }
@@ -100,8 +106,25 @@ pub fn case_location(case: &Case) -> String {
     format!("suite/{file}.yaml:{}", case.line)
 }
 
-/// Judges an outcome against the case's expectation under `profile`.
-/// Without the `safety` feature, a conversion's safety is not compared.
+/// What the comparison may look at for this case, by the implementation's
+/// features; everything for the reference interpreter in-process
+/// (`capabilities` is `None`).
+pub fn grading(case: &Case, capabilities: Option<&Capabilities>) -> Grading {
+    let Some(c) = capabilities else {
+        return Grading::FULL;
+    };
+    let has = |feature: &str| c.features.contains(feature);
+    Grading {
+        exact_types: has(needs::EXACT_TYPES),
+        safety: has(needs::SAFETY),
+        ranges: has(needs::RANGES),
+        parse_only: needs::parse_only(case, c),
+        unevaluated_values: has(needs::UNEVALUATED_VALUES),
+    }
+}
+
+/// Judges an outcome against the case's expectation under `profile`,
+/// comparing what the implementation's features allow ([`grading`]).
 pub fn judge(
     case: &Case,
     outcome: &Outcome,
@@ -109,212 +132,115 @@ pub fn judge(
     capabilities: Option<&Capabilities>,
 ) -> Verdict {
     let at = format!("{}: case {}", case_location(case), case.id);
-    let (status, message) = match outcome {
-        Outcome::Unsupported(why) => (Status::Unsupported, why.clone()),
-        Outcome::Crashed(why) => (Status::Crashed, format!("{at}: CRASH: {why}")),
-        Outcome::TimedOut(why) => (Status::TimedOut, format!("{at}: TIMEOUT: {why}")),
-        Outcome::Broken(why) => (Status::Failed, format!("{at}: broken answer: {why}")),
+    let error_grade = grade_error(case.expectation_for(profile), outcome);
+    let verdict = |status, message: String, reason: String| Verdict {
+        status,
+        message,
+        reason,
+        error_grade,
+    };
+    match outcome {
+        Outcome::Unsupported(why) => verdict(
+            Status::Unsupported,
+            why.clone(),
+            format!(
+                "the implementation answered unsupported: {}",
+                first_line(why)
+            ),
+        ),
+        Outcome::Crashed(why) => verdict(
+            Status::Crashed,
+            format!("{at}: CRASH: {why}"),
+            format!("CRASH: {}", first_line(why)),
+        ),
+        Outcome::TimedOut(why) => verdict(
+            Status::TimedOut,
+            format!("{at}: TIMEOUT: {why}"),
+            "TIMEOUT".into(),
+        ),
+        Outcome::Broken(why) => verdict(
+            Status::Failed,
+            format!("{at}: broken answer: {why}"),
+            format!("broken answer: {}", first_line(why)),
+        ),
         _ => {
             let expect = case.expectation_for(profile);
-            let error_grade = grade_error(expect, outcome);
-            let mut expect = expect.clone();
-            if capabilities.is_some_and(|c| !c.features.contains("safety")) {
-                forget_safety(&mut expect);
-            }
-            let graded = match check(&expect, outcome) {
-                Ok(()) => (Status::Passed, String::new()),
+            match check_with(expect, outcome, &grading(case, capabilities)) {
+                Ok(()) => verdict(Status::Passed, String::new(), String::new()),
                 Err(mismatch) => {
                     let mut message = format!("{at} failed");
                     if profile != SPEC_PROFILE && case.profiles.contains_key(profile) {
                         let _ = write!(message, " (expectation of profile {profile})");
                     }
                     let _ = write!(message, "\n{}", mismatch.report());
-                    (Status::Failed, message)
+                    verdict(Status::Failed, message, mismatch.first_difference)
                 }
-            };
-            return Verdict {
-                status: graded.0,
-                message: graded.1,
-                error_grade,
-            };
+            }
         }
-    };
+    }
+}
+
+pub(crate) fn first_line(text: &str) -> &str {
+    text.lines().next().unwrap_or("").trim()
+}
+
+/// The verdict on a case the implementation cannot run: unsupported, with
+/// every missing capability named.
+pub fn unsupported(missing: &[String]) -> Verdict {
+    let reason = format!("needs {}", missing.join(", "));
     Verdict {
-        status,
-        message,
-        error_grade: grade_error(case.expectation_for(profile), outcome),
+        status: Status::Unsupported,
+        message: format!("unsupported ({reason})"),
+        reason,
+        error_grade: None,
     }
 }
 
-fn forget_safety(expect: &mut Expectation) {
-    match expect {
-        Expectation::Value { safety, .. } => *safety = None,
-        Expectation::OneOf(options) => options.iter_mut().for_each(forget_safety),
-        _ => {}
+/// The capabilities an unsupported verdict's reason names (`needs kind
+/// static, exact-types`), or `answered unsupported` when the
+/// implementation itself declined the case.
+pub fn missing_from_reason(reason: &str) -> Vec<String> {
+    match reason.strip_prefix("needs ") {
+        Some(list) => list.split(", ").map(str::to_string).collect(),
+        None => vec!["answered unsupported".to_string()],
     }
 }
 
-fn value_has_unknown(v: &Value) -> bool {
-    !v.is_wholly_known()
-}
-
-fn expected_has_unknown(v: &ExpectedValue) -> bool {
-    match v {
-        ExpectedValue::Unknown => true,
-        ExpectedValue::Sequence(items) => items.iter().any(expected_has_unknown),
-        ExpectedValue::Mapping(entries) => entries.values().any(expected_has_unknown),
-        _ => false,
-    }
-}
-
-fn expectation_has_unknown(e: &Expectation) -> bool {
-    match e {
-        Expectation::Value { value, .. } => expected_has_unknown(value),
-        Expectation::OneOf(options) => options.iter().any(expectation_has_unknown),
-        Expectation::Body(body) => body_has_unknown(body),
-        _ => false,
-    }
-}
-
-fn body_has_unknown(body: &crate::suite::ExpectedBody) -> bool {
-    body.attributes
-        .values()
-        .any(|(_, v)| expected_has_unknown(v))
-        || body.blocks.iter().any(|b| body_has_unknown(&b.body))
-}
-
-/// The capability a case needs that the implementation lacks, if any.
-pub fn missing_capability(
-    case: &Case,
-    profile: &str,
-    capabilities: &Capabilities,
-) -> Option<String> {
-    let kind = case.input.kind();
-    if !capabilities.kinds.contains(kind) {
-        return Some(format!(
-            "the implementation does not support the kind `{kind}`"
-        ));
-    }
-    let input_values: Vec<&Value> = match &case.input {
-        Input::Convert { value, .. } => vec![value],
-        Input::Operation { operands, .. } => operands.iter().collect(),
-        Input::Expr { variables, .. }
-        | Input::Template { variables, .. }
-        | Input::Config { variables, .. } => variables.values().collect(),
-        _ => Vec::new(),
-    };
-    if let Input::Config {
-        schema,
-        literal_only,
-        ..
-    } = &case.input
-    {
-        if (schema.is_some() || *literal_only) && !capabilities.features.contains("schema") {
-            return Some(
-                "the implementation does not support body schemas and evaluation modes (feature `schema`)"
-                    .into(),
-            );
+/// How many unsupported cases need each capability.
+pub fn unsupported_by_need(records: &[CaseRecord]) -> BTreeMap<String, usize> {
+    let mut needs: BTreeMap<String, usize> = BTreeMap::new();
+    for r in records.iter().filter(|r| r.status == Status::Unsupported) {
+        for need in missing_from_reason(&r.reason) {
+            *needs.entry(need).or_default() += 1;
         }
     }
-    if let Input::Config { extensions, .. } | Input::Expr { extensions, .. } = &case.input {
-        if let Some(missing) = extensions
-            .iter()
-            .find(|e| !capabilities.features.contains(*e))
-        {
-            return Some(format!(
-                "the implementation does not support the extension `{missing}` (feature `{missing}`)"
-            ));
-        }
-    }
-    let needs_unknown = input_values.into_iter().any(value_has_unknown)
-        || expectation_has_unknown(case.expectation_for(profile));
-    if needs_unknown && !capabilities.features.contains("unknown") {
-        return Some(
-            "the implementation does not support unknown values (feature `unknown`)".into(),
+    needs
+}
+
+/// Runs one case: unsupported when the implementation lacks something it
+/// needs, else judged, then held against the known-failure list.
+pub fn run_case(case: &Case, settings: &RunSettings) -> (Verdict, f64) {
+    let missing = settings
+        .capabilities
+        .as_ref()
+        .map(|c| missing_capabilities(case, &settings.profile, c))
+        .unwrap_or_default();
+    if !missing.is_empty() {
+        return (
+            settings.known_failures.apply(case, unsupported(&missing)),
+            0.0,
         );
     }
-    None
-}
-
-/// Cases that may fail without failing the run, each with where it is
-/// listed and why.
-#[derive(Clone, Debug, Default)]
-pub struct KnownFailures {
-    entries: BTreeMap<String, (String, String)>,
-}
-
-impl KnownFailures {
-    /// Reads a list: one case id a line, then its reason; `#` comments.
-    pub fn load(path: &Path, suite: &Suite) -> Result<KnownFailures, String> {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        let mut entries = BTreeMap::new();
-        for (i, line) in text.lines().enumerate() {
-            let line = line.trim();
-            if line.is_empty() || line.starts_with('#') {
-                continue;
-            }
-            let (id, reason) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
-            let place = format!("{}:{}", path.display(), i + 1);
-            if !suite.cases().any(|c| c.id == id) {
-                return Err(format!(
-                    "{place}: `{id}` is not a case of the suite; remove the line"
-                ));
-            }
-            if reason.trim().is_empty() {
-                return Err(format!(
-                    "{place}: say why `{id}` is expected to fail, after its id"
-                ));
-            }
-            entries.insert(id.to_string(), (place, reason.trim().to_string()));
-        }
-        Ok(KnownFailures { entries })
-    }
-
-    /// Every case that records a different result for `profile`.
-    pub fn from_profile(suite: &Suite, profile: &str) -> KnownFailures {
-        let entries = suite
-            .cases()
-            .filter_map(|c| {
-                let p = c.profiles.get(profile)?;
-                Some((
-                    c.id.clone(),
-                    (
-                        format!("{} (profiles.{profile})", case_location(c)),
-                        format!("records a different {profile} result; see {}", p.note),
-                    ),
-                ))
-            })
-            .collect();
-        KnownFailures { entries }
-    }
-
-    pub fn merge(&mut self, other: KnownFailures) {
-        self.entries.extend(other.entries);
-    }
-
-    /// The verdict once the list is taken into account.
-    pub fn apply(&self, case: &Case, verdict: Verdict) -> Verdict {
-        let Some((place, reason)) = self.entries.get(&case.id) else {
-            return verdict;
-        };
-        match verdict.status {
-            Status::Failed | Status::Crashed | Status::TimedOut => Verdict {
-                status: Status::ExpectedFailure,
-                message: format!("expected failure ({place}: {reason})\n{}", verdict.message),
-                ..verdict
-            },
-            Status::Passed => Verdict {
-                error_grade: verdict.error_grade,
-                status: Status::UnexpectedPass,
-                message: format!(
-                    "{}: case {} passed, but {place} lists it as an expected failure ({reason}): remove it from the list",
-                    case_location(case),
-                    case.id
-                ),
-            },
-            _ => verdict,
-        }
-    }
+    let started = Instant::now();
+    let outcome = (settings.implementation)(&case.input);
+    let verdict = judge(
+        case,
+        &outcome,
+        &settings.profile,
+        settings.capabilities.as_ref(),
+    );
+    let verdict = settings.known_failures.apply(case, verdict);
+    (verdict, started.elapsed().as_secs_f64())
 }
 
 /// Counts of verdicts in one area of the suite.
@@ -339,6 +265,8 @@ pub struct CaseRecord {
     pub kind: &'static str,
     pub status: Status,
     pub message: String,
+    /// One short line (see [`Verdict::reason`]).
+    pub reason: String,
     pub seconds: f64,
     pub error_grade: Option<ErrorGrade>,
 }
@@ -369,6 +297,7 @@ impl Summary {
             kind: case.input.kind(),
             status: verdict.status,
             message: verdict.message.clone(),
+            reason: verdict.reason.clone(),
             seconds,
             error_grade: verdict.error_grade,
         };
@@ -441,6 +370,15 @@ impl Summary {
             }
             let _ = writeln!(out, " {:>18}", counts.profile_differences);
         }
+        let needs = unsupported_by_need(&self.records());
+        if !needs.is_empty() {
+            let shown: Vec<String> = needs.iter().map(|(n, k)| format!("{n} {k}")).collect();
+            let _ = writeln!(
+                out,
+                "  unsupported cases, by what they need (a case may need several): {}",
+                shown.join(", ")
+            );
+        }
         let grades: Vec<ErrorGrade> = self
             .records()
             .iter()
@@ -490,15 +428,14 @@ pub fn trials(
             let missing = settings
                 .capabilities
                 .as_ref()
-                .and_then(|c| missing_capability(case, &settings.profile, c));
-            if let Some(why) = missing {
+                .map(|c| missing_capabilities(case, &settings.profile, c))
+                .unwrap_or_default();
+            // A case the implementation cannot run is an ignored trial; its
+            // verdict is recorded here (an unexpected pass when the
+            // known-failure list names it: then the trial runs and fails).
+            if !missing.is_empty() && !settings.known_failures.contains(&case.id) {
                 if is_selected(args, &case.id) && !args.list {
-                    let verdict = Verdict {
-                        status: Status::Unsupported,
-                        message: why,
-                        error_grade: None,
-                    };
-                    settings.summary.record(case, &verdict, 0.0);
+                    settings.summary.record(case, &unsupported(&missing), 0.0);
                 }
                 return libtest_mimic::Trial::test(case.id.clone(), || Ok(()))
                     .with_kind(kind)
@@ -507,18 +444,8 @@ pub fn trials(
             let case = case.clone();
             let settings = settings.clone();
             libtest_mimic::Trial::test(case.id.clone(), move || {
-                let started = Instant::now();
-                let outcome = (settings.implementation)(&case.input);
-                let verdict = judge(
-                    &case,
-                    &outcome,
-                    &settings.profile,
-                    settings.capabilities.as_ref(),
-                );
-                let verdict = settings.known_failures.apply(&case, verdict);
-                settings
-                    .summary
-                    .record(&case, &verdict, started.elapsed().as_secs_f64());
+                let (verdict, seconds) = run_case(&case, &settings);
+                settings.summary.record(&case, &verdict, seconds);
                 if verdict.status.fails_run() {
                     Err(verdict.message.into())
                 } else {
@@ -528,6 +455,24 @@ pub fn trials(
             .with_kind(kind)
         })
         .collect()
+}
+
+/// Runs every case of the suite on `jobs` threads, without libtest: the
+/// matrix's way. Every case gets exactly one record.
+pub fn run_all(suite: &Suite, settings: &RunSettings, jobs: usize) -> Vec<CaseRecord> {
+    let cases: Vec<&Case> = suite.cases().collect();
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    std::thread::scope(|scope| {
+        for _ in 0..jobs.max(1) {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some(case) = cases.get(i) else { break };
+                let (verdict, seconds) = run_case(case, settings);
+                settings.summary.record(case, &verdict, seconds);
+            });
+        }
+    });
+    settings.summary.records()
 }
 
 /// Whether libtest-mimic's name filters select the case.

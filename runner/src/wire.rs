@@ -552,11 +552,14 @@ pub fn error_json(diagnostics: &[Diagnostic]) -> Json {
 }
 
 fn body_to_json(body: &Body) -> Json {
-    let attributes: Map<String, Json> = body
+    let mut attributes: Map<String, Json> = body
         .attributes
         .iter()
         .map(|(k, v)| (k.clone(), value_to_json(v)))
         .collect();
+    for (k, why) in &body.unevaluated {
+        attributes.insert(k.clone(), json!({ "unevaluated": why }));
+    }
     let blocks: Vec<Json> = body
         .blocks
         .iter()
@@ -669,17 +672,22 @@ fn body_from_json(json: &Json, depth: usize) -> Result<Body, String> {
     if depth > MAX_DEPTH {
         return Err("a body nested too deeply".into());
     }
+    let mut unevaluated = BTreeMap::new();
     let attributes = match json.get("attributes") {
         None | Some(Json::Null) => BTreeMap::new(),
-        Some(Json::Object(fields)) => fields
-            .iter()
-            .map(|(k, v)| {
-                Ok((
-                    k.clone(),
-                    value_from_json(v).map_err(|e| format!("attribute {k}: {e}"))?,
-                ))
-            })
-            .collect::<Result<_, String>>()?,
+        Some(Json::Object(fields)) => {
+            let mut attributes = BTreeMap::new();
+            for (k, v) in fields {
+                // `{"unevaluated": REASON}`: parsed, not evaluated.
+                if let Some(why) = unevaluated_reason(v) {
+                    unevaluated.insert(k.clone(), why);
+                    continue;
+                }
+                let value = value_from_json(v).map_err(|e| format!("attribute {k}: {e}"))?;
+                attributes.insert(k.clone(), value);
+            }
+            attributes
+        }
         Some(other) => return Err(format!("`attributes` is an object, not {other}")),
     };
     let blocks = match json.get("blocks") {
@@ -716,7 +724,18 @@ fn body_from_json(json: &Json, depth: usize) -> Result<Body, String> {
         attributes,
         blocks,
         remain,
+        unevaluated,
     })
+}
+
+/// The reason of an attribute value written `{"unevaluated": REASON}`.
+fn unevaluated_reason(v: &Json) -> Option<String> {
+    let fields = v.as_object()?;
+    if fields.len() != 1 {
+        return None;
+    }
+    let why = fields.get("unevaluated")?;
+    Some(why.as_str().unwrap_or("no reason given").to_string())
 }
 
 /// The answer an implementation gives for an outcome (the implementation
@@ -739,6 +758,9 @@ pub fn answer(id: &str, outcome: &Outcome) -> Json {
         }
         Outcome::Result(b) => {
             fields.insert("result".into(), json!(b));
+        }
+        Outcome::Parsed => {
+            fields.insert("parsed".into(), json!(true));
         }
         Outcome::Static(shape) => {
             let (name, value) = static_to_json(shape);
@@ -873,6 +895,16 @@ pub fn outcome_from_answer(answer: &Json, kind: &str) -> Result<Outcome, String>
             }
         }
         return Ok(Outcome::Error { phase, ranges });
+    }
+    // A `parse-only` implementation's answer to a source it accepts.
+    if let Some(parsed) = answer
+        .get("parsed")
+        .filter(|_| matches!(kind, "expr" | "template" | "config"))
+    {
+        return match parsed {
+            Json::Bool(true) => Ok(Outcome::Parsed),
+            other => Err(format!("`parsed` is true, not {other}")),
+        };
     }
     let field = |name: &str| {
         answer.get(name).ok_or_else(|| {

@@ -16,7 +16,14 @@ use std::process::ExitCode;
 /// The reference interpreter answers every kind of the suite.
 const KINDS: &[&str] = CASE_KINDS;
 const FEATURES: &[&str] = &[
-    "unknown", "safety", "ranges", "dynblock", "schema", "typeexpr",
+    "unknown",
+    "safety",
+    "ranges",
+    "dynblock",
+    "exact-types",
+    "big-numbers",
+    "schema",
+    "typeexpr",
 ];
 
 fn respond(line: &str) -> Json {

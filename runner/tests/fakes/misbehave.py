@@ -25,7 +25,8 @@ for line in sys.stdin:
     if request.get("kind") == "hello":
         kinds = ["unify"] if MODE == "only-unify" else KINDS
         send({"id": rid, "name": "fake-" + MODE, "version": "0",
-              "capabilities": {"kinds": kinds, "features": []}})
+              "capabilities": {"kinds": kinds,
+                               "features": ["exact-types", "big-numbers"]}})
         continue
     count += 1
     if MODE == "hang":

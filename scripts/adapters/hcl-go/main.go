@@ -236,6 +236,6 @@ func hello(req request) answer {
 	return answer{ID: req.ID, Name: adapterName, Version: adapterVersion,
 		Capabilities: &capabilities{
 			Kinds:    []string{"convert", "unify", "identical", "matches", "operation", "expr", "template", "config", "static", "typeexpr"},
-			Features: []string{"unknown", "safety", "ranges", "dynblock", "schema", "typeexpr"},
+			Features: []string{"unknown", "safety", "ranges", "dynblock", "schema", "typeexpr", "exact-types", "big-numbers"},
 		}}
 }
