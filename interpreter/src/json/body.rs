@@ -417,4 +417,40 @@ mod tests {
         let content = process_config(source, &spec, None).unwrap();
         assert_eq!(content.attributes["a"], Value::string("${1}"));
     }
+
+    #[test]
+    fn deep_nesting_huge_numbers_and_malformed_json_end_in_diagnostics() {
+        let deep = |n: usize| format!("{{\"a\": {}{}}}", "[".repeat(n), "]".repeat(n));
+        let ctx = EvalContext::default();
+        assert!(eval_attributes(&deep(crate::json::MAX_NESTING_DEPTH - 2), &ctx).is_ok());
+        for source in [
+            deep(crate::json::MAX_NESTING_DEPTH * 3),
+            r#"{"a": 1e999999999999}"#.to_string(),
+            r#"{"a": [1,}"#.to_string(),
+            "[".repeat(100_000),
+        ] {
+            let errors = eval_attributes(&source, &ctx).unwrap_err();
+            assert_eq!(errors[0].phase, Phase::Parse, "{}", &source[..20]);
+        }
+        // Label levels as deep as the JSON allows.
+        let levels = 5_000;
+        let spec = BodySpec::Schema {
+            schema: BodySchema {
+                attributes: vec![],
+                blocks: vec![BlockHeaderSchema {
+                    type_name: "b".into(),
+                    label_names: (0..levels).map(|i| format!("l{i}")).collect(),
+                }],
+            },
+            block_bodies: BTreeMap::new(),
+            remain: None,
+        };
+        let source = format!(
+            "{{\"b\": {}{{}}{}}}",
+            "{\"x\": ".repeat(levels),
+            "}".repeat(levels)
+        );
+        let content = process_config(&source, &spec, Some(&ctx)).unwrap();
+        assert_eq!(content.blocks[0].labels.len(), levels);
+    }
 }
