@@ -14,7 +14,7 @@
 //! the file. SPEC-GAP(spec-notes/gaps/structure-final-newline.md)
 
 use super::expression::parse_expression;
-use super::Parser;
+use super::{NameHasher, Parser};
 use crate::native::ast::{Attribute, Block, Body, ConfigFile, Label};
 use crate::native::lexer::{decode_escape, TokenKind};
 use crate::native::source::Span;
@@ -64,7 +64,7 @@ fn parse_body(p: &mut Parser, end: BodyEnd) -> Result<Body, Problem> {
     p.enter(start)?;
     let mut body = Body::default();
     // The names defined so far, once the body has too many to scan.
-    let mut defined: HashSet<&str> = HashSet::new();
+    let mut defined: HashSet<&str, NameHasher> = HashSet::default();
     loop {
         let token = p.peek();
         match (token.kind, end) {
