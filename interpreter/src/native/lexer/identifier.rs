@@ -44,6 +44,20 @@ pub fn is_id_continue(c: char) -> bool {
 /// The length in bytes of the identifier at the start of `text`, if one
 /// starts there: `(ID_Start | '_') (ID_Continue | '-')*`.
 pub(super) fn identifier_len(text: &str) -> Option<usize> {
+    // Fast path: an ASCII identifier, the common case, read byte by byte.
+    let bytes = text.as_bytes();
+    if bytes
+        .first()
+        .is_some_and(|&b| b.is_ascii_alphabetic() || b == b'_')
+    {
+        let ascii = bytes
+            .iter()
+            .position(|&b| !(b.is_ascii_alphanumeric() || b == b'_' || b == b'-'))
+            .unwrap_or(bytes.len());
+        if ascii == bytes.len() || bytes[ascii].is_ascii() {
+            return Some(ascii);
+        }
+    }
     let mut chars = text.char_indices();
     let (_, first) = chars.next()?;
     // SPEC-GAP(spec-notes/gaps/lexical-identifier-underscore.md)

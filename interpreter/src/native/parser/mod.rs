@@ -27,7 +27,7 @@ mod structure;
 mod template;
 mod term;
 
-use super::ast::{ConfigFile, Expression, Name, Template};
+use super::ast::{Attribute, Block, ConfigFile, Expression, Label, Name, ObjectItem, Template};
 use super::lexer::{Invalid, Lexer, StartMode, Token, TokenKind};
 use super::source::Span;
 use super::Problem;
@@ -114,6 +114,19 @@ pub(crate) struct Parser<'s> {
     template_items: Vec<template::Item>,
     /// The names read so far, one copy of each (see [`Parser::name`]).
     names: HashMap<&'s str, Name, NameHasher>,
+    /// Scratch stacks for the lists being read: the elements of a tuple or
+    /// the arguments of a call, an object's items, a body's attributes and
+    /// blocks, a block's labels. A list is read onto the top of its stack
+    /// (a nested list above it) and then moved off into a vector of
+    /// exactly its length ([`Parser::take_list`]), so that no vector grows
+    /// one element at a time nor keeps spare capacity in the tree.
+    expressions: Vec<Expression>,
+    object_items: Vec<ObjectItem>,
+    attributes: Vec<Attribute>,
+    blocks: Vec<Block>,
+    labels: Vec<Label>,
+    /// The text of the template literal being read (see [`template`]).
+    literal_text: String,
 }
 
 impl<'s> Parser<'s> {
@@ -134,6 +147,12 @@ impl<'s> Parser<'s> {
             depth_limit,
             template_items: Vec::new(),
             names: HashMap::default(),
+            expressions: Vec::new(),
+            object_items: Vec::new(),
+            attributes: Vec::new(),
+            blocks: Vec::new(),
+            labels: Vec::new(),
+            literal_text: String::new(),
         }
     }
 
@@ -213,6 +232,12 @@ impl<'s> Parser<'s> {
         let name = Name::from(text);
         self.names.insert(text, name.clone());
         name
+    }
+
+    /// Moves the list that starts at `base` off the top of a scratch
+    /// stack, into a vector of exactly its length.
+    fn take_list<T>(stack: &mut Vec<T>, base: usize) -> Vec<T> {
+        stack.drain(base..).collect()
     }
 
     /// The source text of a span.

@@ -123,7 +123,11 @@ pub(super) fn build_template(
     let mut body_start = span.start;
     for item in items.drain(..) {
         match item {
-            Item::Literal { text, span } => parts.push(TemplatePart::Literal { text, span }),
+            Item::Literal { mut text, span } => {
+                // Strip markers may have shortened it: keep no spare bytes.
+                text.shrink_to_fit();
+                parts.push(TemplatePart::Literal { text, span })
+            }
             Item::Interpolation { interpolation, .. } => {
                 parts.push(TemplatePart::Interpolation(interpolation))
             }
