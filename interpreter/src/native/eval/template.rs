@@ -22,7 +22,6 @@ use crate::value::Value;
 use std::borrow::Cow;
 
 /// The text built so far, and whether some element was unknown.
-#[derive(Default)]
 struct Output {
     text: String,
     unknown: bool,
@@ -42,12 +41,26 @@ pub(super) fn eval_template<'a>(template: &'a Template, scope: &Scope<'a>) -> Ev
     if let Some(expression) = template.single_interpolation() {
         return eval(expression, scope);
     }
-    let mut output = Output::default();
+    // The buffer starts large enough for the literals and a few bytes per
+    // other part, so that it rarely grows; the result keeps no spare bytes.
+    let estimate = template
+        .parts
+        .iter()
+        .map(|part| match part {
+            TemplatePart::Literal { text, .. } => text.len(),
+            _ => 16,
+        })
+        .sum();
+    let mut output = Output {
+        text: String::with_capacity(estimate),
+        unknown: false,
+    };
     append_template(template, scope, &mut output)?;
     if output.unknown {
         return Ok(Cow::Owned(Value::Unknown(Type::String)));
     }
-    let text = output.text;
+    let mut text = output.text;
+    text.shrink_to_fit();
     Ok(Cow::Owned(if unicode_normalization::is_nfc(&text) {
         Value::String(text)
     } else {

@@ -41,6 +41,19 @@ pub fn is_id_continue(c: char) -> bool {
     unicode_ident::is_xid_continue(c) || ID_CONTINUE_NOT_XID.contains(&c)
 }
 
+/// The ASCII bytes that continue an identifier: `ID_Continue` (letters,
+/// digits, `_`) and `-`.
+const ASCII_CONTINUE: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 128 {
+        let c = b as u8;
+        table[b] = c.is_ascii_alphanumeric() || c == b'_' || c == b'-';
+        b += 1;
+    }
+    table
+};
+
 /// The length in bytes of the identifier at the start of `text`, if one
 /// starts there: `(ID_Start | '_') (ID_Continue | '-')*`.
 pub(super) fn identifier_len(text: &str) -> Option<usize> {
@@ -52,7 +65,7 @@ pub(super) fn identifier_len(text: &str) -> Option<usize> {
     {
         let ascii = bytes
             .iter()
-            .position(|&b| !(b.is_ascii_alphanumeric() || b == b'_' || b == b'-'))
+            .position(|&b| !ASCII_CONTINUE[usize::from(b)])
             .unwrap_or(bytes.len());
         if ascii == bytes.len() || bytes[ascii].is_ascii() {
             return Some(ascii);

@@ -21,6 +21,7 @@ mod directive;
 mod literal;
 
 use directive::{build_template, parse_directive};
+
 use literal::{apply_strip_markers, flush_heredoc};
 
 use super::expression::parse_expression;
@@ -223,7 +224,29 @@ fn end_literal(p: &mut Parser, items: &mut Vec<Item>, literal: Option<Span>) {
 }
 
 /// Reads the closing `}` or `~}` of a sequence.
-fn close_sequence(p: &mut Parser, opener: Token, end: End, what: &str) -> Result<bool, Problem> {
+/// What a sequence is, for messages: an interpolation, or the directive
+/// of a keyword (named only if there is an error to report).
+#[derive(Clone, Copy)]
+pub(super) enum Sequence<'k> {
+    Interpolation,
+    Directive(&'k str),
+}
+
+impl std::fmt::Display for Sequence<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Sequence::Interpolation => f.write_str("interpolation"),
+            Sequence::Directive(keyword) => write!(f, "{keyword} directive"),
+        }
+    }
+}
+
+fn close_sequence(
+    p: &mut Parser,
+    opener: Token,
+    end: End,
+    what: Sequence,
+) -> Result<bool, Problem> {
     let token = p.peek();
     match token.kind {
         TokenKind::CloseBrace => {
@@ -268,7 +291,7 @@ fn parse_interpolation(
     let saved = p.skip_newlines();
     {
         let expression = parse_expression(p)?;
-        let strip_after = close_sequence(p, opener, end, "interpolation")?;
+        let strip_after = close_sequence(p, opener, end, Sequence::Interpolation)?;
         let span = opener.span.to(p.previous().span);
         p.restore_newlines(saved);
         Ok(Item::Interpolation {
