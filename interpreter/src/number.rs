@@ -381,6 +381,9 @@ impl Number {
             {
                 Ok(Number::from_i64(a / b))
             }
+            (Number::Finite(Decimal::Small(a)), Number::Finite(Decimal::Small(b))) => {
+                divide_small(*a, *b)
+            }
             (Number::Finite(a), Number::Finite(b)) => divide_finite(&a.to_big(), &b.to_big()),
             (Number::Finite(_), _) => Ok(Number::zero()),
             (a, Number::Finite(_)) => Ok(Number::infinity(a.signum() * other.signum())),
@@ -478,6 +481,72 @@ fn round_digits_half_even(digits: &str, keep: usize) -> String {
         }
     }
     String::from_utf8(out).expect("ASCII digits")
+}
+
+/// `a / b` for small integers, `b` not zero: the quotient's digits by long
+/// division in machine words (18 at a time), then a sticky digit for a
+/// non-zero remainder and the rounding of [`Number::finite`], as
+/// [`divide_finite`] does with big integers.
+fn divide_small(a: i64, b: i64) -> Result<Number, NumberError> {
+    const CHUNK: u128 = 1_000_000_000_000_000_000; // 10^18
+    let (divisor, mut remainder) = (u128::from(b.unsigned_abs()), 0u128);
+    let quotient = u128::from(a.unsigned_abs()) / divisor;
+    remainder += u128::from(a.unsigned_abs()) % divisor;
+    let mut digits = if quotient == 0 {
+        String::new()
+    } else {
+        quotient.to_string()
+    };
+    let mut fraction_digits = 0usize;
+    // Enough digits that the kept ones and the first dropped one are exact:
+    // leading zeros of a quotient below 1 are not significant.
+    while remainder != 0 && digits.trim_start_matches('0').len() <= PRECISION as usize {
+        remainder *= CHUNK;
+        // Below 10^18: a u64.
+        let chunk = (remainder / divisor) as u64;
+        remainder %= divisor;
+        let mut chunk_digits = [b'0'; 18];
+        let mut rest = chunk;
+        for digit in chunk_digits.iter_mut().rev() {
+            *digit = b'0' + (rest % 10) as u8;
+            rest /= 10;
+        }
+        digits.extend(chunk_digits.iter().map(|&d| char::from(d)));
+        fraction_digits += 18;
+    }
+    if remainder != 0 {
+        digits.push('1');
+        fraction_digits += 1;
+    }
+    let significant = digits.trim_start_matches('0');
+    let mut scale = fraction_digits as i64;
+    let rounded;
+    let digits = if significant.len() > PRECISION as usize {
+        scale -= (significant.len() - PRECISION as usize) as i64;
+        rounded = round_digits_half_even(significant, PRECISION as usize);
+        rounded.as_str()
+    } else {
+        significant
+    };
+    if digits.is_empty() {
+        return Ok(Number::zero());
+    }
+    // The digits become a big integer 18 at a time.
+    let mut mantissa = BigInt::zero();
+    let first = match digits.len() % 18 {
+        0 => 18,
+        partial => partial,
+    };
+    let mut at = 0;
+    for end in std::iter::once(first).chain((first + 18..=digits.len()).step_by(18)) {
+        let chunk: u64 = digits[at..end].parse().map_err(|_| NumberError::Syntax)?;
+        mantissa *= 10u64.pow((end - at) as u32);
+        mantissa += chunk;
+        at = end;
+    }
+    let negative = (a < 0) != (b < 0);
+    let mantissa = if negative { -mantissa } else { mantissa };
+    Number::finite(BigDecimal::new(mantissa, scale))
 }
 
 /// `a / b` for finite `a` and non-zero `b`.
