@@ -22,6 +22,7 @@ use crate::value::Value;
 use std::borrow::Cow;
 
 /// The text built so far, and whether some element was unknown.
+#[derive(Default)]
 struct Output {
     text: String,
     unknown: bool,
@@ -41,26 +42,12 @@ pub(super) fn eval_template<'a>(template: &'a Template, scope: &Scope<'a>) -> Ev
     if let Some(expression) = template.single_interpolation() {
         return eval(expression, scope);
     }
-    // The buffer starts large enough for the literals and a few bytes per
-    // other part, so that it rarely grows; the result keeps no spare bytes.
-    let estimate = template
-        .parts
-        .iter()
-        .map(|part| match part {
-            TemplatePart::Literal { text, .. } => text.len(),
-            _ => 16,
-        })
-        .sum();
-    let mut output = Output {
-        text: String::with_capacity(estimate),
-        unknown: false,
-    };
+    let mut output = Output::default();
     append_template(template, scope, &mut output)?;
     if output.unknown {
         return Ok(Cow::Owned(Value::Unknown(Type::String)));
     }
-    let mut text = output.text;
-    text.shrink_to_fit();
+    let text = output.text;
     Ok(Cow::Owned(if unicode_normalization::is_nfc(&text) {
         Value::String(text)
     } else {
