@@ -21,6 +21,12 @@
 //! `1e999999999` cost no more than their text. Trailing zeros are always
 //! stripped, so equal numbers have equal representations.
 //!
+//! An integer that fits in an `i64`, the commonest number by far, is held
+//! as one ([`Decimal::Small`]) and computed with machine arithmetic; a
+//! result that overflows, and every other number, takes the `BigDecimal`
+//! path. The two forms give the same results: a small integer enters that
+//! path as the `BigDecimal` it stands for.
+//!
 //! SPEC-GAP(spec-notes/gaps/numbers.md)
 
 use bigdecimal::num_bigint::{BigInt, Sign};
@@ -41,9 +47,52 @@ pub const MIN_EXPONENT: i64 = -40_000;
 /// Spec: spec.md § Primitive Types
 #[derive(Clone, Debug)]
 pub enum Number {
-    Finite(BigDecimal),
+    Finite(Decimal),
     PositiveInfinity,
     NegativeInfinity,
+}
+
+/// The exact value of a finite number, in one canonical form: an integer
+/// that fits in an `i64` is always `Small`.
+#[derive(Clone, Debug)]
+pub enum Decimal {
+    /// An integer in the range of `i64`.
+    Small(i64),
+    /// Any other finite number, trailing zeros stripped.
+    Big(BigDecimal),
+}
+
+impl Decimal {
+    /// The value as a `BigDecimal` in the normalized form (trailing zeros
+    /// stripped: 8000 is 8 × 10^3).
+    fn to_big(&self) -> std::borrow::Cow<'_, BigDecimal> {
+        match self {
+            Decimal::Big(d) => std::borrow::Cow::Borrowed(d),
+            Decimal::Small(0) => std::borrow::Cow::Owned(BigDecimal::zero()),
+            Decimal::Small(n) => {
+                let (mut mantissa, mut scale) = (*n, 0);
+                while mantissa % 10 == 0 {
+                    mantissa /= 10;
+                    scale -= 1;
+                }
+                std::borrow::Cow::Owned(BigDecimal::new(BigInt::from(mantissa), scale))
+            }
+        }
+    }
+
+    /// The canonical form of a normalized `BigDecimal`.
+    fn from_big(d: BigDecimal) -> Decimal {
+        let (mantissa, scale) = d.as_bigint_and_exponent();
+        if scale <= 0 && scale > -19 {
+            let small = mantissa
+                .to_i64()
+                .and_then(|m| 10i64.checked_pow((-scale) as u32)?.checked_mul(m));
+            if let Some(small) = small {
+                return Decimal::Small(small);
+            }
+        }
+        Decimal::Big(d)
+    }
 }
 
 /// Why an arithmetic result or a numeral has no number.
@@ -96,7 +145,7 @@ fn power_of_ten(exponent: u64) -> BigInt {
 
 impl Number {
     pub fn zero() -> Number {
-        Number::Finite(BigDecimal::zero())
+        Number::Finite(Decimal::Small(0))
     }
 
     /// A finite number, checked against the representation's limits and
@@ -124,28 +173,16 @@ impl Number {
             // "A non-integer number is rounded to the nearest possible value
             // when a value is of too high a precision to be represented."
             let precision = NonZeroU64::new(PRECISION).expect("non-zero");
-            return Ok(Number::Finite(without_trailing_zeros(
+            return Ok(Number::Finite(Decimal::from_big(without_trailing_zeros(
                 d.with_precision_round(precision, RoundingMode::HalfEven),
-            )));
+            ))));
         }
-        Ok(Number::Finite(d))
+        Ok(Number::Finite(Decimal::from_big(d)))
     }
 
-    /// An integer, in the normalized form every number keeps (trailing
-    /// zeros stripped: 8000 is 8 × 10^3).
-    ///
-    /// An i64 is far below the representation's limits, so this is
-    /// [`Number::finite`] without its checks: the zeros are stripped here.
+    /// An integer. An i64 is far below the representation's limits.
     pub fn from_i64(n: i64) -> Number {
-        if n == 0 {
-            return Number::zero();
-        }
-        let (mut mantissa, mut scale) = (n, 0);
-        while mantissa % 10 == 0 {
-            mantissa /= 10;
-            scale -= 1;
-        }
-        Number::Finite(BigDecimal::new(BigInt::from(mantissa), scale))
+        Number::Finite(Decimal::Small(n))
     }
 
     /// Reads a decimal numeral: `-?[0-9]+(\.[0-9]+)?`, followed when
@@ -237,7 +274,8 @@ impl Number {
     /// Whether the number is finite and has no fractional part.
     pub fn is_integer(&self) -> bool {
         match self {
-            Number::Finite(d) => d.is_integer(),
+            Number::Finite(Decimal::Small(_)) => true,
+            Number::Finite(Decimal::Big(d)) => d.is_integer(),
             _ => false,
         }
     }
@@ -247,7 +285,8 @@ impl Number {
         match self {
             Number::PositiveInfinity => 1,
             Number::NegativeInfinity => -1,
-            Number::Finite(d) => match d.sign() {
+            Number::Finite(Decimal::Small(n)) => n.signum() as i32,
+            Number::Finite(Decimal::Big(d)) => match d.sign() {
                 Sign::Minus => -1,
                 Sign::NoSign => 0,
                 Sign::Plus => 1,
@@ -270,7 +309,8 @@ impl Number {
     /// The value as an `i64`, if it is an integer in range.
     pub fn to_i64(&self) -> Option<i64> {
         match self {
-            Number::Finite(d) if d.is_integer() => {
+            Number::Finite(Decimal::Small(n)) => Some(*n),
+            Number::Finite(Decimal::Big(d)) if d.is_integer() => {
                 let (mantissa, scale) = d.with_scale(0).into_bigint_and_exponent();
                 debug_assert_eq!(scale, 0);
                 i64::try_from(mantissa).ok()
@@ -281,7 +321,11 @@ impl Number {
 
     pub fn negate(&self) -> Number {
         match self {
-            Number::Finite(d) => Number::Finite(-d),
+            Number::Finite(Decimal::Small(n)) => match n.checked_neg() {
+                Some(negated) => Number::Finite(Decimal::Small(negated)),
+                None => Number::Finite(Decimal::Big(-Decimal::Small(*n).to_big().into_owned())),
+            },
+            Number::Finite(Decimal::Big(d)) => Number::Finite(Decimal::from_big(-d)),
             Number::PositiveInfinity => Number::NegativeInfinity,
             Number::NegativeInfinity => Number::PositiveInfinity,
         }
@@ -289,7 +333,12 @@ impl Number {
 
     pub fn add(&self, other: &Number) -> Result<Number, NumberError> {
         match (self, other) {
-            (Number::Finite(a), Number::Finite(b)) => Number::finite(a + b),
+            (Number::Finite(Decimal::Small(a)), Number::Finite(Decimal::Small(b)))
+                if a.checked_add(*b).is_some() =>
+            {
+                Ok(Number::from_i64(a + b))
+            }
+            (Number::Finite(a), Number::Finite(b)) => Number::finite(&*a.to_big() + &*b.to_big()),
             (Number::Finite(_), infinite) | (infinite, Number::Finite(_)) => Ok(infinite.clone()),
             (a, b) if a.signum() == b.signum() => Ok(a.clone()),
             // SPEC-GAP(spec-notes/gaps/numbers.md): `inf - inf` would be NaN.
@@ -303,7 +352,12 @@ impl Number {
 
     pub fn multiply(&self, other: &Number) -> Result<Number, NumberError> {
         match (self, other) {
-            (Number::Finite(a), Number::Finite(b)) => Number::finite(a * b),
+            (Number::Finite(Decimal::Small(a)), Number::Finite(Decimal::Small(b)))
+                if a.checked_mul(*b).is_some() =>
+            {
+                Ok(Number::from_i64(a * b))
+            }
+            (Number::Finite(a), Number::Finite(b)) => Number::finite(&*a.to_big() * &*b.to_big()),
             (a, b) => match a.signum() * b.signum() {
                 0 => Err(NumberError::NotANumber),
                 sign => Ok(Number::infinity(sign)),
@@ -320,7 +374,17 @@ impl Number {
             return Err(NumberError::DivisionByZero);
         }
         match (self, other) {
-            (Number::Finite(a), Number::Finite(b)) => divide_finite(a, b),
+            // An exact quotient of small integers (`i64::MIN / -1`
+            // overflows, and takes the general path).
+            (Number::Finite(Decimal::Small(a)), Number::Finite(Decimal::Small(b)))
+                if a.checked_rem(*b) == Some(0) && a.checked_div(*b).is_some() =>
+            {
+                Ok(Number::from_i64(a / b))
+            }
+            (Number::Finite(Decimal::Small(a)), Number::Finite(Decimal::Small(b))) => {
+                divide_small(*a, *b)
+            }
+            (Number::Finite(a), Number::Finite(b)) => divide_finite(&a.to_big(), &b.to_big()),
             (Number::Finite(_), _) => Ok(Number::zero()),
             (a, Number::Finite(_)) => Ok(Number::infinity(a.signum() * other.signum())),
             _ => Err(NumberError::NotANumber),
@@ -333,7 +397,14 @@ impl Number {
             return Err(NumberError::DivisionByZero);
         }
         match (self, other) {
+            // Truncating, as below: the sign is the dividend's.
+            (Number::Finite(Decimal::Small(a)), Number::Finite(Decimal::Small(b)))
+                if a.checked_rem(*b).is_some() =>
+            {
+                Ok(Number::from_i64(a % b))
+            }
             (Number::Finite(a), Number::Finite(b)) => {
+                let (a, b) = (a.to_big(), b.to_big());
                 let (ma, sa) = a.as_bigint_and_exponent();
                 let (mb, sb) = b.as_bigint_and_exponent();
                 let scale = sa.max(sb);
@@ -356,7 +427,8 @@ impl Number {
         let d = match self {
             Number::PositiveInfinity => return "+Inf".to_string(),
             Number::NegativeInfinity => return "-Inf".to_string(),
-            Number::Finite(d) => d,
+            Number::Finite(Decimal::Small(n)) => return n.to_string(),
+            Number::Finite(Decimal::Big(d)) => d,
         };
         if d.is_zero() {
             return "0".to_string();
@@ -409,6 +481,72 @@ fn round_digits_half_even(digits: &str, keep: usize) -> String {
         }
     }
     String::from_utf8(out).expect("ASCII digits")
+}
+
+/// `a / b` for small integers, `b` not zero: the quotient's digits by long
+/// division in machine words (18 at a time), then a sticky digit for a
+/// non-zero remainder and the rounding of [`Number::finite`], as
+/// [`divide_finite`] does with big integers.
+fn divide_small(a: i64, b: i64) -> Result<Number, NumberError> {
+    const CHUNK: u128 = 1_000_000_000_000_000_000; // 10^18
+    let (divisor, mut remainder) = (u128::from(b.unsigned_abs()), 0u128);
+    let quotient = u128::from(a.unsigned_abs()) / divisor;
+    remainder += u128::from(a.unsigned_abs()) % divisor;
+    let mut digits = if quotient == 0 {
+        String::new()
+    } else {
+        quotient.to_string()
+    };
+    let mut fraction_digits = 0usize;
+    // Enough digits that the kept ones and the first dropped one are exact:
+    // leading zeros of a quotient below 1 are not significant.
+    while remainder != 0 && digits.trim_start_matches('0').len() <= PRECISION as usize {
+        remainder *= CHUNK;
+        // Below 10^18: a u64.
+        let chunk = (remainder / divisor) as u64;
+        remainder %= divisor;
+        let mut chunk_digits = [b'0'; 18];
+        let mut rest = chunk;
+        for digit in chunk_digits.iter_mut().rev() {
+            *digit = b'0' + (rest % 10) as u8;
+            rest /= 10;
+        }
+        digits.extend(chunk_digits.iter().map(|&d| char::from(d)));
+        fraction_digits += 18;
+    }
+    if remainder != 0 {
+        digits.push('1');
+        fraction_digits += 1;
+    }
+    let significant = digits.trim_start_matches('0');
+    let mut scale = fraction_digits as i64;
+    let rounded;
+    let digits = if significant.len() > PRECISION as usize {
+        scale -= (significant.len() - PRECISION as usize) as i64;
+        rounded = round_digits_half_even(significant, PRECISION as usize);
+        rounded.as_str()
+    } else {
+        significant
+    };
+    if digits.is_empty() {
+        return Ok(Number::zero());
+    }
+    // The digits become a big integer 18 at a time.
+    let mut mantissa = BigInt::zero();
+    let first = match digits.len() % 18 {
+        0 => 18,
+        partial => partial,
+    };
+    let mut at = 0;
+    for end in std::iter::once(first).chain((first + 18..=digits.len()).step_by(18)) {
+        let chunk: u64 = digits[at..end].parse().map_err(|_| NumberError::Syntax)?;
+        mantissa *= 10u64.pow((end - at) as u32);
+        mantissa += chunk;
+        at = end;
+    }
+    let negative = (a < 0) != (b < 0);
+    let mantissa = if negative { -mantissa } else { mantissa };
+    Number::finite(BigDecimal::new(mantissa, scale))
 }
 
 /// `a / b` for finite `a` and non-zero `b`.
@@ -465,7 +603,8 @@ impl Ord for Number {
             }
         }
         match (self, other) {
-            (Number::Finite(a), Number::Finite(b)) => a.cmp(b),
+            (Number::Finite(Decimal::Small(a)), Number::Finite(Decimal::Small(b))) => a.cmp(b),
+            (Number::Finite(a), Number::Finite(b)) => a.to_big().cmp(&b.to_big()),
             _ => rank(self).cmp(&rank(other)),
         }
     }
@@ -518,7 +657,10 @@ mod tests {
         .chain(from_text)
         {
             match (a, b) {
-                (Number::Finite(x), Number::Finite(y)) => {
+                (Number::Finite(Decimal::Small(x)), Number::Finite(Decimal::Small(y))) => {
+                    assert_eq!(x, y)
+                }
+                (Number::Finite(Decimal::Big(x)), Number::Finite(Decimal::Big(y))) => {
                     assert_eq!(x.as_bigint_and_exponent(), y.as_bigint_and_exponent())
                 }
                 other => panic!("{other:?}"),

@@ -96,6 +96,21 @@ fn eval_error(summary: impl Into<String>) -> Diagnostic {
 
 /// Applies an operation to its operands.
 pub fn apply(op: Operation, operands: &[Value]) -> Result<Value, Diagnostic> {
+    match operands {
+        [a] if op.arity() == 1 => apply_to(op, &[a]),
+        [a, b] if op.arity() == 2 => apply_to(op, &[a, b]),
+        _ => Err(eval_error(format!(
+            "{} takes {} operand(s), not {}",
+            op.name(),
+            op.arity(),
+            operands.len()
+        ))),
+    }
+}
+
+/// [`apply`] to borrowed operands, as many as the operation takes (so that
+/// the evaluator need not copy them).
+pub(crate) fn apply_to(op: Operation, operands: &[&Value]) -> Result<Value, Diagnostic> {
     if operands.len() != op.arity() {
         return Err(eval_error(format!(
             "{} takes {} operand(s), not {}",
@@ -105,8 +120,8 @@ pub fn apply(op: Operation, operands: &[Value]) -> Result<Value, Diagnostic> {
         )));
     }
     match op {
-        Operation::Equal => Ok(equal(&operands[0], &operands[1]).to_value()),
-        Operation::NotEqual => Ok(match equal(&operands[0], &operands[1]) {
+        Operation::Equal => Ok(equal(operands[0], operands[1]).to_value()),
+        Operation::NotEqual => Ok(match equal(operands[0], operands[1]) {
             Truth::True => Value::Bool(false),
             Truth::False => Value::Bool(true),
             Truth::Unknown => Value::Unknown(Type::Bool),
@@ -127,7 +142,11 @@ pub fn apply(op: Operation, operands: &[Value]) -> Result<Value, Diagnostic> {
     }
 }
 
-/// Converts each operand to `ty`; `None` when one of them is unknown.
+/// Operands converted to the type an operator expects: one or two of
+/// them, the second `None` for a unary operation.
+type Converted<'v> = [Option<Cow<'v, Value>>; 2];
+
+/// The operands converted to `ty`; `None` when one of them is unknown.
 ///
 /// "Arithmetic operators apply only to number values"; "If either operand of
 /// an arithmetic operator is an unknown number or a value of the dynamic
@@ -136,13 +155,10 @@ pub fn apply(op: Operation, operands: &[Value]) -> Result<Value, Diagnostic> {
 ///
 /// An operand already of type `ty` is borrowed: converting it would give a
 /// copy of it.
-fn operands_of<'v>(
-    operands: &'v [Value],
-    ty: &Type,
-) -> Result<Option<Vec<Cow<'v, Value>>>, Diagnostic> {
-    let mut converted = Vec::with_capacity(operands.len());
+fn operands_of<'v>(operands: &[&'v Value], ty: &Type) -> Result<Option<Converted<'v>>, Diagnostic> {
+    let mut converted: Converted<'v> = [None, None];
     let mut unknown = false;
-    for operand in operands {
+    for (slot, &operand) in converted.iter_mut().zip(operands) {
         if operand.is_null() {
             return Err(eval_error(format!("a null value cannot be a {ty} operand")));
         }
@@ -157,50 +173,51 @@ fn operands_of<'v>(
             ),
         };
         unknown |= value.is_unknown();
-        converted.push(value);
+        *slot = Some(value);
     }
     Ok((!unknown).then_some(converted))
 }
 
+/// The number a converted operand holds (a placeholder for an absent one).
+fn number_of<'a>(v: &'a Option<Cow<'_, Value>>, placeholder: &'a Number) -> &'a Number {
+    match v.as_deref() {
+        Some(Value::Number(n)) => n,
+        _ => placeholder,
+    }
+}
+
 fn arithmetic(
-    operands: &[Value],
+    operands: &[&Value],
     f: impl Fn(&[&Number]) -> Result<Number, crate::number::NumberError>,
 ) -> Result<Value, Diagnostic> {
     let Some(values) = operands_of(operands, &Type::Number)? else {
         return Ok(Value::Unknown(Type::Number));
     };
-    let numbers: Vec<&Number> = values
-        .iter()
-        .map(|v| match v.as_ref() {
-            Value::Number(n) => n,
-            _ => unreachable!("converted to number"),
-        })
-        .collect();
-    f(&numbers)
+    let zero = Number::zero();
+    let numbers = [number_of(&values[0], &zero), number_of(&values[1], &zero)];
+    f(&numbers[..operands.len()])
         .map(Value::Number)
         .map_err(|e| eval_error(e.to_string()))
 }
 
 fn comparison(
-    operands: &[Value],
+    operands: &[&Value],
     f: impl Fn(&Number, &Number) -> bool,
 ) -> Result<Value, Diagnostic> {
     let Some(values) = operands_of(operands, &Type::Number)? else {
         return Ok(Value::Unknown(Type::Bool));
     };
-    match (values[0].as_ref(), values[1].as_ref()) {
-        (Value::Number(a), Value::Number(b)) => Ok(Value::Bool(f(a, b))),
+    match (values[0].as_deref(), values[1].as_deref()) {
+        (Some(Value::Number(a)), Some(Value::Number(b))) => Ok(Value::Bool(f(a, b))),
         _ => unreachable!("converted to number"),
     }
 }
 
-fn logic(operands: &[Value], f: impl Fn(&[bool]) -> bool) -> Result<Value, Diagnostic> {
+fn logic(operands: &[&Value], f: impl Fn(&[bool]) -> bool) -> Result<Value, Diagnostic> {
     let Some(values) = operands_of(operands, &Type::Bool)? else {
         return Ok(Value::Unknown(Type::Bool));
     };
-    let bools: Vec<bool> = values
-        .iter()
-        .map(|v| matches!(v.as_ref(), Value::Bool(true)))
-        .collect();
-    Ok(Value::Bool(f(&bools)))
+    let truth = |v: &Option<Cow<'_, Value>>| matches!(v.as_deref(), Some(Value::Bool(true)));
+    let bools = [truth(&values[0]), truth(&values[1])];
+    Ok(Value::Bool(f(&bools[..operands.len()])))
 }

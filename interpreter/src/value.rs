@@ -283,10 +283,38 @@ impl Drop for Value {
                 _ => {}
             }
         }
+        /// Whether a child of `v` has children: if none has, the
+        /// compiler's drop of `v` recurses one level only (the common
+        /// case, which then needs no stack).
+        fn has_grandchildren(v: &Value) -> bool {
+            fn has_children(v: &Value) -> bool {
+                match v {
+                    Value::List(_, elements) | Value::Set(_, elements) | Value::Tuple(elements) => {
+                        !elements.is_empty()
+                    }
+                    Value::Map(_, entries) | Value::Object(entries) => !entries.is_empty(),
+                    _ => false,
+                }
+            }
+            match v {
+                Value::List(_, elements) | Value::Set(_, elements) | Value::Tuple(elements) => {
+                    elements.iter().any(has_children)
+                }
+                Value::Map(_, entries) | Value::Object(entries) => {
+                    entries.values().any(has_children)
+                }
+                _ => false,
+            }
+        }
+        if !has_grandchildren(self) {
+            return;
+        }
         let mut stack = Vec::new();
         take_children(self, &mut stack);
         while let Some(mut v) = stack.pop() {
-            take_children(&mut v, &mut stack);
+            if has_grandchildren(&v) {
+                take_children(&mut v, &mut stack);
+            }
         }
     }
 }

@@ -32,20 +32,28 @@ use crate::value::Value;
 ///
 /// Spec: spec.md § Functions and Function Calls
 pub fn call_function(f: &Function, args: &[Value]) -> Result<Value, CallError> {
-    let parameters = map_arguments(f, args)?;
+    call_function_owned(f, args.to_vec())
+}
+
+/// [`call_function`] with arguments the call may keep: each argument is
+/// checked (and converted) in place, so one that already matches its
+/// parameter is not copied.
+pub fn call_function_owned(f: &Function, mut args: Vec<Value>) -> Result<Value, CallError> {
+    let parameters = map_arguments(f, &args)?;
 
     // "After mapping each argument to a parameter, semantic checking proceeds
     // for each argument". Every argument is checked before the result type
     // is decided, so an erroneous argument after one that forces a dynamic
     // result still makes the call erroneous.
     // SPEC-GAP(spec-notes/gaps/function-argument-conversion.md)
-    let mut checked = Vec::with_capacity(args.len());
     let mut result_is_dynamic = false;
-    for (index, (v, parameter)) in args.iter().zip(&parameters).enumerate() {
+    for (index, (slot, parameter)) in args.iter_mut().zip(&parameters).enumerate() {
+        let v = std::mem::replace(slot, Value::Null(Type::Dynamic));
         let (v, forces_dynamic) = check_argument(index, v, parameter)?;
         result_is_dynamic |= forces_dynamic;
-        checked.push(v);
+        *slot = v;
     }
+    let checked = args;
 
     let result_type = if result_is_dynamic {
         // "the call is valid but its _result type_ is forced to be the
@@ -130,12 +138,12 @@ fn map_arguments<'f>(f: &'f Function, args: &[Value]) -> Result<Vec<&'f Paramete
 /// Spec: spec.md § Functions and Function Calls
 fn check_argument(
     index: usize,
-    v: &Value,
+    v: Value,
     parameter: &Parameter,
 ) -> Result<(Value, bool), CallError> {
     let is_the_dynamic_value = matches!(v, Value::Unknown(Type::Dynamic));
     if is_the_dynamic_value && !parameter.allow_dynamic {
-        return Ok((v.clone(), true));
+        return Ok((v, true));
     }
     let v = convert_argument(index, v, parameter)?;
     if v.is_null() && !parameter.allow_null {
@@ -151,9 +159,10 @@ fn check_argument(
 /// does not already match it.
 ///
 /// Spec: spec.md § Type Specifications, § Type Conversions and Unification
-fn convert_argument(index: usize, v: &Value, parameter: &Parameter) -> Result<Value, CallError> {
-    if v.ty().matches(&parameter.ty) {
-        return Ok(v.clone());
+fn convert_argument(index: usize, v: Value, parameter: &Parameter) -> Result<Value, CallError> {
+    // Every type matches the dynamic pseudo-type: no need to compute it.
+    if parameter.ty == Type::Dynamic || v.ty().matches(&parameter.ty) {
+        return Ok(v);
     }
     let invalid = |why: &str| {
         CallError::at(
@@ -161,7 +170,7 @@ fn convert_argument(index: usize, v: &Value, parameter: &Parameter) -> Result<Va
             format!("invalid value for the {:?} argument: {why}", parameter.name),
         )
     };
-    let converted = convert(v, &parameter.ty)
+    let converted = convert(&v, &parameter.ty)
         .map_err(|diagnostic| invalid(&diagnostic.summary))?
         .value;
     if !converted.ty().matches(&parameter.ty) {

@@ -88,6 +88,14 @@ pub fn call(name: &str, args: &[Value]) -> Result<Value, CallError> {
     call_function(function, args)
 }
 
+/// [`call()`] with arguments the call may keep (see
+/// [`call::call_function_owned`]).
+pub fn call_owned(name: &str, args: Vec<Value>) -> Result<Value, CallError> {
+    let function = table::function(name)
+        .ok_or_else(|| CallError::new(format!("there is no function named {name:?}")))?;
+    call::call_function_owned(function, args)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

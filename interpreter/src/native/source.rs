@@ -11,6 +11,7 @@
 //! reported, so parsing stays linear even on a single huge line.
 
 use crate::diagnostic::{Pos, Range};
+use std::sync::OnceLock;
 
 /// A range of source bytes, `start` inclusive, `end` exclusive.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
@@ -42,26 +43,35 @@ impl Span {
 /// "Horizontal tab characters (U+0009) [...] are counted only as one
 /// "column" for the purpose of reporting source positions", as is every
 /// other character.
+///
+/// The line starts are found the first time a position is asked for, so
+/// that a source whose positions are never reported costs no scan.
 #[derive(Clone, Debug)]
 pub struct LineIndex {
     source: String,
-    line_starts: Vec<usize>,
+    line_starts: OnceLock<Vec<usize>>,
 }
 
 impl LineIndex {
     pub fn new(source: &str) -> LineIndex {
-        let mut line_starts = vec![0];
-        line_starts.extend(
-            source
-                .bytes()
-                .enumerate()
-                .filter(|&(_, b)| b == b'\n')
-                .map(|(i, _)| i + 1),
-        );
         LineIndex {
             source: source.to_string(),
-            line_starts,
+            line_starts: OnceLock::new(),
         }
+    }
+
+    fn line_starts(&self) -> &[usize] {
+        self.line_starts.get_or_init(|| {
+            let mut line_starts = vec![0];
+            line_starts.extend(
+                self.source
+                    .bytes()
+                    .enumerate()
+                    .filter(|&(_, b)| b == b'\n')
+                    .map(|(i, _)| i + 1),
+            );
+            line_starts
+        })
     }
 
     /// The source text this index describes.
@@ -76,8 +86,9 @@ impl LineIndex {
         while !self.source.is_char_boundary(byte) {
             byte -= 1;
         }
-        let line = self.line_starts.partition_point(|&start| start <= byte);
-        let line_start = self.line_starts[line - 1];
+        let line_starts = self.line_starts();
+        let line = line_starts.partition_point(|&start| start <= byte);
+        let line_start = line_starts[line - 1];
         Pos {
             line,
             column: self.source[line_start..byte].chars().count() + 1,

@@ -91,12 +91,13 @@ pub(super) fn eval_function_call<'a>(call: &'a FunctionCall, scope: &Scope<'a>) 
             }
         }
     }
-    functions::call(&call.name, &arguments)
+    let argument_count = arguments.len();
+    functions::call_owned(&call.name, arguments)
         .map(Cow::Owned)
         .map_err(|error| {
             let span = match error.argument {
                 Some(i) if i < written => call.arguments[i].start_span(),
-                Some(i) if call.expand_final && i < arguments.len() => {
+                Some(i) if call.expand_final && i < argument_count => {
                     call.arguments[written].span()
                 }
                 // An argument that is missing.
@@ -105,7 +106,7 @@ pub(super) fn eval_function_call<'a>(call: &'a FunctionCall, scope: &Scope<'a>) 
                 // hashicorp/hcl reports it; another error of the whole
                 // call: the name and the opening parenthesis.
                 None if functions::lookup(&call.name)
-                    .is_some_and(|f| arguments.len() < f.parameters.len()) =>
+                    .is_some_and(|f| argument_count < f.parameters.len()) =>
                 {
                     call.close_paren_span
                 }

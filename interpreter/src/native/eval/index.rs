@@ -53,12 +53,12 @@ fn entry<'a>(mapping: Cow<'a, Value>, name: &str) -> Option<Cow<'a, Value>> {
         }
         Cow::Owned(owned @ (Value::Map(..) | Value::Object(_))) => {
             let mut entries = owned.into_entries().ok()?;
-            let name = if unicode_normalization::is_nfc(name) {
-                name.to_string()
+            let entry = if unicode_normalization::is_nfc(name) {
+                entries.remove(name)
             } else {
-                nfc(name)
+                entries.remove(&nfc(name))
             };
-            entries.remove(&name).map(Cow::Owned)
+            entry.map(Cow::Owned)
         }
         _ => None,
     }

@@ -14,7 +14,7 @@ use crate::native::ast::{
 };
 use crate::native::source::Span;
 use crate::native::Problem;
-use crate::operations::{apply, Operation};
+use crate::operations::{apply_to, Operation};
 use crate::types::Type;
 use crate::unify::unify;
 use crate::value::Value;
@@ -24,7 +24,7 @@ use std::borrow::Cow;
 ///
 /// Spec: hclsyntax-spec.md § Arithmetic Operators, § Logic Operators
 pub(super) fn eval_unary<'a>(operation: &'a UnaryOperation, scope: &Scope<'a>) -> Evaluated<'a> {
-    let operand = eval(&operation.operand, scope)?.into_owned();
+    let operand = eval(&operation.operand, scope)?;
     let operator = match operation.operator {
         UnaryOperator::Negate => Operation::Negate,
         UnaryOperator::Not => Operation::Not,
@@ -36,7 +36,7 @@ pub(super) fn eval_unary<'a>(operation: &'a UnaryOperation, scope: &Scope<'a>) -
     } else {
         operation.operand.span()
     };
-    apply(operator, std::slice::from_ref(&operand))
+    apply_to(operator, &[&operand])
         .map(Cow::Owned)
         .map_err(|d| Problem::new(span, "Invalid operand", d.summary))
 }
@@ -73,18 +73,18 @@ fn operation(operator: BinaryOperator) -> (Operation, Option<Type>) {
 ///
 /// Spec: hclsyntax-spec.md § Operations
 pub(super) fn eval_binary<'a>(binary: &'a BinaryOperation, scope: &Scope<'a>) -> Evaluated<'a> {
-    let left = eval(&binary.left, scope)?.into_owned();
-    let right = eval(&binary.right, scope)?.into_owned();
+    let left = eval(&binary.left, scope)?;
+    let right = eval(&binary.right, scope)?;
     let (operator, operand_type) = operation(binary.operator);
-    let operands = [left, right];
-    apply(operator, &operands).map(Cow::Owned).map_err(|d| {
+    let operands = [&*left, &*right];
+    apply_to(operator, &operands).map(Cow::Owned).map_err(|d| {
         let unusable = |v: &Value| match &operand_type {
             Some(ty) => !v.is_null() && convert(v, ty).is_err(),
             None => false,
         };
-        let span = if unusable(&operands[0]) {
+        let span = if unusable(operands[0]) {
             binary.left.span()
-        } else if unusable(&operands[1]) {
+        } else if unusable(operands[1]) {
             binary.right.span()
         } else {
             binary.span

@@ -41,9 +41,36 @@ pub fn is_id_continue(c: char) -> bool {
     unicode_ident::is_xid_continue(c) || ID_CONTINUE_NOT_XID.contains(&c)
 }
 
+/// The ASCII bytes that continue an identifier: `ID_Continue` (letters,
+/// digits, `_`) and `-`.
+const ASCII_CONTINUE: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 128 {
+        let c = b as u8;
+        table[b] = c.is_ascii_alphanumeric() || c == b'_' || c == b'-';
+        b += 1;
+    }
+    table
+};
+
 /// The length in bytes of the identifier at the start of `text`, if one
 /// starts there: `(ID_Start | '_') (ID_Continue | '-')*`.
 pub(super) fn identifier_len(text: &str) -> Option<usize> {
+    // Fast path: an ASCII identifier, the common case, read byte by byte.
+    let bytes = text.as_bytes();
+    if bytes
+        .first()
+        .is_some_and(|&b| b.is_ascii_alphabetic() || b == b'_')
+    {
+        let ascii = bytes
+            .iter()
+            .position(|&b| !ASCII_CONTINUE[usize::from(b)])
+            .unwrap_or(bytes.len());
+        if ascii == bytes.len() || bytes[ascii].is_ascii() {
+            return Some(ascii);
+        }
+    }
     let mut chars = text.char_indices();
     let (_, first) = chars.next()?;
     // SPEC-GAP(spec-notes/gaps/lexical-identifier-underscore.md)

@@ -182,6 +182,11 @@ fn parse_postfix(p: &mut Parser) -> Result<Expression, Problem> {
     let mut links = 0;
     loop {
         let token = p.peek();
+        // Most terms have no postfix operator: look further only after a
+        // `.` or a `[`.
+        if !matches!(token.kind, TokenKind::Dot | TokenKind::OpenBracket) {
+            break;
+        }
         let second = p.peek_second();
         let splat = match (token.kind, second.kind) {
             (TokenKind::Dot, TokenKind::Star) => Some(SplatKind::AttributeOnly),
@@ -235,6 +240,9 @@ fn parse_splat(
     let mut each = Expression::SplatItem(marker_span);
     loop {
         let token = p.peek();
+        if !matches!(token.kind, TokenKind::Dot | TokenKind::OpenBracket) {
+            break;
+        }
         let second = p.peek_second();
         let continues = match (token.kind, second.kind) {
             (TokenKind::Dot, TokenKind::Identifier) => true,

@@ -14,7 +14,7 @@
 //! the file. SPEC-GAP(spec-notes/gaps/structure-final-newline.md)
 
 use super::expression::parse_expression;
-use super::Parser;
+use super::{NameHasher, Parser};
 use crate::native::ast::{Attribute, Block, Body, ConfigFile, Label};
 use crate::native::lexer::{decode_escape, TokenKind};
 use crate::native::source::Span;
@@ -62,10 +62,11 @@ const SCANNED_ATTRIBUTES: usize = 16;
 fn parse_body(p: &mut Parser, end: BodyEnd) -> Result<Body, Problem> {
     let start = p.peek().span;
     p.enter(start)?;
-    let mut body = Body::default();
+    let attributes_base = p.attributes.len();
+    let blocks_base = p.blocks.len();
     // The names defined so far, once the body has too many to scan.
-    let mut defined: HashSet<&str> = HashSet::new();
-    loop {
+    let mut defined: HashSet<&str, NameHasher> = HashSet::default();
+    let body = loop {
         let token = p.peek();
         match (token.kind, end) {
             (TokenKind::Newline, _) => {
@@ -73,11 +74,11 @@ fn parse_body(p: &mut Parser, end: BodyEnd) -> Result<Body, Problem> {
             }
             (TokenKind::Eof, BodyEnd::EndOfFile)
             | (TokenKind::CloseBrace, BodyEnd::CloseBrace { .. }) => {
-                body.span = start.to(token.span);
-                // The tree is kept for evaluation: no spare capacity.
-                body.attributes.shrink_to_fit();
-                body.blocks.shrink_to_fit();
-                break;
+                break Body {
+                    attributes: Parser::take_list(&mut p.attributes, attributes_base),
+                    blocks: Parser::take_list(&mut p.blocks, blocks_base),
+                    span: start.to(token.span),
+                };
             }
             (TokenKind::Eof, BodyEnd::CloseBrace { open }) => {
                 return Err(Problem::new(
@@ -108,11 +109,12 @@ fn parse_body(p: &mut Parser, end: BodyEnd) -> Result<Body, Problem> {
                 if second.kind == TokenKind::Assign {
                     let attribute = parse_attribute(p, false)?;
                     let name = p.text_of(attribute.name_span);
-                    let redefined = if body.attributes.len() < SCANNED_ATTRIBUTES {
-                        body.attributes.iter().any(|a| &*a.name == name)
+                    let previous = &p.attributes[attributes_base..];
+                    let redefined = if previous.len() < SCANNED_ATTRIBUTES {
+                        previous.iter().any(|a| &*a.name == name)
                     } else {
                         if defined.is_empty() {
-                            let names = body.attributes.iter().map(|a| p.text_of(a.name_span));
+                            let names = previous.iter().map(|a| p.text_of(a.name_span));
                             defined.extend(names);
                         }
                         !defined.insert(name)
@@ -127,9 +129,10 @@ fn parse_body(p: &mut Parser, end: BodyEnd) -> Result<Body, Problem> {
                             ),
                         ));
                     }
-                    body.attributes.push(attribute);
+                    p.attributes.push(attribute);
                 } else {
-                    body.blocks.push(parse_block(p)?);
+                    let block = parse_block(p)?;
+                    p.blocks.push(block);
                 }
             }
             (TokenKind::OpenQuote, _) => {
@@ -147,7 +150,7 @@ fn parse_body(p: &mut Parser, end: BodyEnd) -> Result<Body, Problem> {
                 ))
             }
         }
-    }
+    };
     p.leave(1);
     Ok(body)
 }
@@ -220,20 +223,24 @@ fn end_of_line(p: &mut Parser, summary: &str, detail: &str) -> Result<(), Proble
 /// Spec: hclsyntax-spec.md § Blocks
 fn parse_block(p: &mut Parser) -> Result<Block, Problem> {
     let type_token = p.next();
-    let mut labels = Vec::new();
+    let labels_base = p.labels.len();
     let open = loop {
         let token = p.peek();
         match token.kind {
             TokenKind::OpenBrace => break p.next(),
             TokenKind::Identifier => {
                 p.next();
-                labels.push(Label {
+                let label = Label {
                     value: p.text(token).to_string(),
                     quoted: false,
                     span: token.span,
-                });
+                };
+                p.labels.push(label);
             }
-            TokenKind::OpenQuote => labels.push(parse_string_literal(p)?),
+            TokenKind::OpenQuote => {
+                let label = parse_string_literal(p)?;
+                p.labels.push(label);
+            }
             TokenKind::Newline => {
                 return Err(Problem::new(
                     token.span,
@@ -250,6 +257,7 @@ fn parse_block(p: &mut Parser) -> Result<Block, Problem> {
             }
         }
     };
+    let labels = Parser::take_list(&mut p.labels, labels_base);
     let next = p.peek();
     let body = match next.kind {
         TokenKind::Newline => {

@@ -187,13 +187,14 @@ fn parse_function_call(p: &mut Parser, name: Token) -> Result<Expression, Proble
     let open = p.next();
     let saved = p.skip_newlines();
     {
-        let mut arguments = Vec::new();
+        let base = p.expressions.len();
         let mut expand_final = false;
         let close = loop {
             if p.peek().kind == TokenKind::CloseParen {
                 break p.next();
             }
-            arguments.push(parse_expression(p)?);
+            let argument = parse_expression(p)?;
+            p.expressions.push(argument);
             let separator = p.peek();
             match separator.kind {
                 TokenKind::Comma => {
@@ -229,7 +230,7 @@ fn parse_function_call(p: &mut Parser, name: Token) -> Result<Expression, Proble
             }
         };
         p.restore_newlines(saved);
-        arguments.shrink_to_fit();
+        let arguments = Parser::take_list(&mut p.expressions, base);
         Ok(Expression::FunctionCall(Box::new(FunctionCall {
             name: p.name(name),
             name_span: name.span,
@@ -261,12 +262,13 @@ fn parse_tuple(p: &mut Parser) -> Result<Expression, Problem> {
     if p.at_keyword("for") {
         return parse_for(p, open, ForForm::Tuple);
     }
-    let mut elements = Vec::new();
+    let base = p.expressions.len();
     let close = loop {
         if p.peek().kind == TokenKind::CloseBracket {
             break p.next();
         }
-        elements.push(parse_expression(p)?);
+        let element = parse_expression(p)?;
+        p.expressions.push(element);
         let separator = p.peek();
         match separator.kind {
             TokenKind::Comma => {
@@ -289,9 +291,8 @@ fn parse_tuple(p: &mut Parser) -> Result<Expression, Problem> {
             }
         }
     };
-    elements.shrink_to_fit();
     Ok(Expression::Tuple(Box::new(Tuple {
-        elements,
+        elements: Parser::take_list(&mut p.expressions, base),
         span: open.span.to(close.span),
     })))
 }
@@ -334,7 +335,7 @@ fn parse_object(p: &mut Parser) -> Result<Expression, Problem> {
             "There is no corresponding closing brace before the end of the input.",
         )
     };
-    let mut items = Vec::new();
+    let base = p.object_items.len();
     let close =
         loop {
             if p.peek().kind == TokenKind::CloseBrace {
@@ -361,7 +362,7 @@ fn parse_object(p: &mut Parser) -> Result<Expression, Problem> {
                 )),
             }
             let value = parse_expression(p)?;
-            items.push(ObjectItem { key, value });
+            p.object_items.push(ObjectItem { key, value });
             let separator = p.peek();
             let after_line_break = p.previous().kind == TokenKind::Newline;
             match separator.kind {
@@ -381,9 +382,8 @@ fn parse_object(p: &mut Parser) -> Result<Expression, Problem> {
                 }
             }
         };
-    items.shrink_to_fit();
     Ok(Expression::Object(Box::new(Object {
-        items,
+        items: Parser::take_list(&mut p.object_items, base),
         span: open.span.to(close.span),
     })))
 }
@@ -395,9 +395,8 @@ fn parse_object(p: &mut Parser) -> Result<Expression, Problem> {
 /// ```
 fn parse_object_key(p: &mut Parser) -> Result<ObjectKey, Problem> {
     let token = p.peek();
-    let second = p.peek_second();
     if token.kind == TokenKind::Identifier
-        && matches!(second.kind, TokenKind::Assign | TokenKind::Colon)
+        && matches!(p.peek_second().kind, TokenKind::Assign | TokenKind::Colon)
     {
         p.next();
         return Ok(ObjectKey::Name {

@@ -6,7 +6,7 @@
 use super::super::expression::parse_expression;
 use super::super::term::parse_for_variables;
 use super::super::Parser;
-use super::{close_sequence, End, Item, Strip};
+use super::{close_sequence, End, Item, Sequence, Strip};
 use crate::native::ast::{Expression, Identifier, Template, TemplateFor, TemplateIf, TemplatePart};
 use crate::native::lexer::{Token, TokenKind};
 use crate::native::source::Span;
@@ -62,8 +62,8 @@ pub(super) fn parse_directive(p: &mut Parser, opener: Token, strip: bool) -> Res
                 ))
             }
         };
-        let what = format!("{} directive", p.text(keyword));
-        let after = close_sequence(p, opener, End::File, &what)?;
+        let what = Sequence::Directive(p.text(keyword));
+        let after = close_sequence(p, opener, End::File, what)?;
         p.restore_newlines(saved);
         let span = opener.span.to(p.previous().span);
         let strip = Strip {
@@ -123,7 +123,11 @@ pub(super) fn build_template(
     let mut body_start = span.start;
     for item in items.drain(..) {
         match item {
-            Item::Literal { text, span } => parts.push(TemplatePart::Literal { text, span }),
+            Item::Literal { mut text, span } => {
+                // Strip markers may have shortened it: keep no spare bytes.
+                text.shrink_to_fit();
+                parts.push(TemplatePart::Literal { text, span })
+            }
             Item::Interpolation { interpolation, .. } => {
                 parts.push(TemplatePart::Interpolation(interpolation))
             }

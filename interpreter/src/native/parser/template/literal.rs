@@ -94,23 +94,31 @@ pub(super) fn flush_heredoc(items: &mut [Item]) {
             continue;
         };
         let ends_line = text.ends_with('\n');
-        let mut trimmed = String::with_capacity(text.len());
+        // The text without the removed spaces, built once something is to
+        // be removed (its spare capacity goes when the template is built).
+        let mut trimmed: Option<String> = None;
         let mut copied = 0;
         for start in line_starts(text, at_line_start) {
             if indentation(&text[start..]).is_none() {
                 continue;
             }
-            trimmed.push_str(&text[copied..start]);
             let removed: usize = text[start..]
                 .chars()
                 .take(minimum)
                 .take_while(|&c| is_indentation(c))
                 .map(char::len_utf8)
                 .sum();
+            if removed == 0 {
+                continue;
+            }
+            let out = trimmed.get_or_insert_with(|| String::with_capacity(text.len()));
+            out.push_str(&text[copied..start]);
             copied = start + removed;
         }
-        trimmed.push_str(&text[copied..]);
-        *text = trimmed;
+        if let Some(mut out) = trimmed {
+            out.push_str(&text[copied..]);
+            *text = out;
+        }
         at_line_start = ends_line;
     }
 }
@@ -120,10 +128,10 @@ pub(super) fn flush_heredoc(items: &mut [Item]) {
 /// spaces before its newline. Text that ends without a newline continues
 /// with a sequence, so its spaces count.
 fn indentation(line: &str) -> Option<usize> {
-    let line = &line[..line.find('\n').map_or(line.len(), |end| end + 1)];
     let spaces = line.chars().take_while(|&c| is_indentation(c)).count();
+    // The spaces stop at the line's newline at the latest.
     let rest = line.trim_start_matches(is_indentation);
-    if rest == "\n" || rest == "\r\n" {
+    if rest.starts_with('\n') || rest.starts_with("\r\n") {
         return None;
     }
     Some(spaces)

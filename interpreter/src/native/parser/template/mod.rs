@@ -21,6 +21,7 @@ mod directive;
 mod literal;
 
 use directive::{build_template, parse_directive};
+
 use literal::{apply_strip_markers, flush_heredoc};
 
 use super::expression::parse_expression;
@@ -143,11 +144,24 @@ pub(super) fn parse_template_file(p: &mut Parser) -> Result<Template, Problem> {
 fn collect_items(p: &mut Parser, end: End) -> Result<(Vec<Item>, Token), Problem> {
     let mut items = std::mem::take(&mut p.template_items);
     let mut open_directives = 0;
+    // The span of the literal whose text is being read into
+    // `p.literal_text`: adjacent text and escapes are one literal, stored
+    // once complete.
+    let mut literal: Option<Span> = None;
     let close = loop {
         let token = p.next();
+        if !matches!(token.kind, TokenKind::Text | TokenKind::Escape) {
+            end_literal(p, &mut items, literal.take());
+        }
         match token.kind {
-            TokenKind::Text => append_literal(&mut items, p.text(token), token.span, false),
-            TokenKind::Escape => append_literal(&mut items, p.text(token), token.span, true),
+            TokenKind::Text => {
+                p.literal_text.push_str(p.text(token));
+                literal = Some(literal.map_or(token.span, |span| span.to(token.span)));
+            }
+            TokenKind::Escape => {
+                decode_escape(p.text(token), &mut p.literal_text);
+                literal = Some(literal.map_or(token.span, |span| span.to(token.span)));
+            }
             TokenKind::InterpolationStart { strip } => {
                 items.push(parse_interpolation(p, token, strip, end)?);
             }
@@ -196,30 +210,43 @@ fn collect_items(p: &mut Parser, end: End) -> Result<(Vec<Item>, Token), Problem
     Ok((items, close))
 }
 
-/// Appends text (or a decoded escape) to the last literal, or starts one.
-fn append_literal(items: &mut Vec<Item>, text: &str, span: Span, escape: bool) {
-    if !matches!(items.last(), Some(Item::Literal { .. })) {
+/// Stores the literal read so far, if any, as an item of exactly its
+/// length, and empties the buffer it was read into (which a nested
+/// template then reuses).
+fn end_literal(p: &mut Parser, items: &mut Vec<Item>, literal: Option<Span>) {
+    if let Some(span) = literal {
         items.push(Item::Literal {
-            text: String::new(),
+            text: p.literal_text.as_str().into(),
             span,
         });
-    }
-    if let Some(Item::Literal {
-        text: literal,
-        span: literal_span,
-    }) = items.last_mut()
-    {
-        if escape {
-            decode_escape(text, literal);
-        } else {
-            literal.push_str(text);
-        }
-        *literal_span = literal_span.to(span);
+        p.literal_text.clear();
     }
 }
 
 /// Reads the closing `}` or `~}` of a sequence.
-fn close_sequence(p: &mut Parser, opener: Token, end: End, what: &str) -> Result<bool, Problem> {
+/// What a sequence is, for messages: an interpolation, or the directive
+/// of a keyword (named only if there is an error to report).
+#[derive(Clone, Copy)]
+pub(super) enum Sequence<'k> {
+    Interpolation,
+    Directive(&'k str),
+}
+
+impl std::fmt::Display for Sequence<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Sequence::Interpolation => f.write_str("interpolation"),
+            Sequence::Directive(keyword) => write!(f, "{keyword} directive"),
+        }
+    }
+}
+
+fn close_sequence(
+    p: &mut Parser,
+    opener: Token,
+    end: End,
+    what: Sequence,
+) -> Result<bool, Problem> {
     let token = p.peek();
     match token.kind {
         TokenKind::CloseBrace => {
@@ -264,7 +291,7 @@ fn parse_interpolation(
     let saved = p.skip_newlines();
     {
         let expression = parse_expression(p)?;
-        let strip_after = close_sequence(p, opener, end, "interpolation")?;
+        let strip_after = close_sequence(p, opener, end, Sequence::Interpolation)?;
         let span = opener.span.to(p.previous().span);
         p.restore_newlines(saved);
         Ok(Item::Interpolation {
