@@ -426,6 +426,7 @@ mod tests {
         for source in [
             deep(crate::json::MAX_NESTING_DEPTH * 3),
             r#"{"a": 1e999999999999}"#.to_string(),
+            format!("{{\"a\": {}}}", "9".repeat(100_000)),
             r#"{"a": [1,}"#.to_string(),
             "[".repeat(100_000),
         ] {
