@@ -84,10 +84,26 @@ pub fn nfc(text: &str) -> String {
     }
 }
 
+/// A string in NFC, from an owned string: returned as it is when already
+/// in NFC, without a copy.
+pub fn nfc_owned(text: String) -> String {
+    if unicode_normalization::is_nfc(&text) {
+        text
+    } else {
+        text.nfc().collect()
+    }
+}
+
 impl Value {
     /// A string value, normalized to NFC.
     pub fn string(text: &str) -> Value {
         Value::String(nfc(text))
+    }
+
+    /// A string value from an owned string, normalized to NFC (without a
+    /// copy when it already is).
+    pub fn string_owned(text: String) -> Value {
+        Value::String(nfc_owned(text))
     }
 
     pub fn number(n: Number) -> Value {
@@ -116,15 +132,22 @@ impl Value {
         element_type: Type,
         entries: impl IntoIterator<Item = (String, Value)>,
     ) -> Result<Value, ElementTypeError> {
-        let entries: BTreeMap<String, Value> =
-            entries.into_iter().map(|(k, v)| (nfc(&k), v)).collect();
+        let entries: BTreeMap<String, Value> = entries
+            .into_iter()
+            .map(|(k, v)| (nfc_owned(k), v))
+            .collect();
         check_elements(&element_type, entries.values())?;
         Ok(Value::Map(element_type, entries))
     }
 
     /// An object value; attribute names are normalized to NFC.
     pub fn object(attributes: impl IntoIterator<Item = (String, Value)>) -> Value {
-        Value::Object(attributes.into_iter().map(|(k, v)| (nfc(&k), v)).collect())
+        Value::Object(
+            attributes
+                .into_iter()
+                .map(|(k, v)| (nfc_owned(k), v))
+                .collect(),
+        )
     }
 
     /// The value's type.

@@ -33,7 +33,12 @@ pub fn upper() -> Function {
         parameters: vec![Parameter::new("str", Type::String).allow_dynamic()],
         variadic: None,
         result_type: string_result,
-        result_value: |args, _| Ok(Value::string(&map_chars(text(&args[0]), simple_uppercase))),
+        result_value: |args, _| {
+            Ok(Value::string_owned(map_chars(
+                text(&args[0]),
+                simple_uppercase,
+            )))
+        },
     }
 }
 
@@ -50,7 +55,12 @@ pub fn lower() -> Function {
         parameters: vec![Parameter::new("str", Type::String).allow_dynamic()],
         variadic: None,
         result_type: string_result,
-        result_value: |args, _| Ok(Value::string(&map_chars(text(&args[0]), simple_lowercase))),
+        result_value: |args, _| {
+            Ok(Value::string_owned(map_chars(
+                text(&args[0]),
+                simple_lowercase,
+            )))
+        },
     }
 }
 
@@ -135,7 +145,7 @@ fn join_value(args: &[Value], _: &Type) -> Result<Value, CallError> {
             items.push(text(element));
         }
     }
-    Ok(Value::string(&items.join(text(separator))))
+    Ok(Value::string_owned(items.join(text(separator))))
 }
 
 #[cfg(test)]

@@ -36,7 +36,7 @@ fn evaluate_body(body: ast::Body, scope: &Scope) -> Result<Body, Problem> {
     };
     for block in body.blocks {
         result.blocks.push(Block {
-            type_name: block.type_name.to_string(),
+            type_name: String::from(&*block.type_name),
             labels: block.labels.into_iter().map(|label| label.value).collect(),
             body: evaluate_body(block.body, scope)?,
         });
@@ -52,7 +52,8 @@ pub(crate) fn evaluate_attributes(
     let mut attributes = BTreeMap::new();
     for attribute in &body.attributes {
         let value = eval(&attribute.expression, scope)?.into_owned();
-        attributes.insert(attribute.name.to_string(), value);
+        // `String::from`, not `to_string`: no formatting machinery.
+        attributes.insert(String::from(&*attribute.name), value);
     }
     Ok(attributes)
 }

@@ -19,6 +19,7 @@ use super::ast::{Expression, FunctionCall, ObjectItem, ObjectKey, TemplatePart};
 use super::source::Span;
 use super::Parsed;
 use crate::diagnostic::{Diagnostic, Phase, Range};
+use crate::number::Number;
 use crate::static_analysis::{Analysis, StaticResult, Traversal, TraversalStep};
 use crate::value::Value;
 
@@ -205,6 +206,7 @@ fn static_traversal(parsed: &Parsed<Expression>) -> Option<StaticResult> {
         match current {
             Expression::Variable(variable) => break variable.name.to_string(),
             Expression::Literal(literal) => break keyword_root(parsed, literal.span)?,
+            Expression::SmallInteger(integer) => break keyword_root(parsed, integer.span)?,
             Expression::GetAttr(get_attr) => {
                 steps.push(TraversalStep::Attribute(get_attr.name.to_string()));
                 current = &get_attr.object;
@@ -246,6 +248,7 @@ fn keyword_root(parsed: &Parsed<Expression>, span: Span) -> Option<String> {
 fn constant_index_key(key: &Expression) -> Option<Value> {
     match key {
         Expression::Literal(literal) => Some(literal.value.clone()),
+        Expression::SmallInteger(integer) => Some(Value::Number(Number::from_i64(integer.value))),
         Expression::Template(template) => {
             let mut text = String::new();
             for part in &template.parts {

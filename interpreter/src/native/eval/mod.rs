@@ -35,6 +35,7 @@ mod template;
 use super::ast::{Expression, Template, Variable};
 use super::Problem;
 use crate::eval_context::EvalContext;
+use crate::number::Number;
 use crate::value::Value;
 use std::borrow::Cow;
 
@@ -137,6 +138,9 @@ pub(crate) fn eval<'a>(expression: &'a Expression, scope: &Scope<'a>) -> Evaluat
         // `false` bools, "The `null` keyword represents a null value of the
         // dynamic pseudo-type."
         Expression::Literal(literal) => Ok(Cow::Borrowed(&literal.value)),
+        Expression::SmallInteger(integer) => {
+            Ok(Cow::Owned(Value::Number(Number::from_i64(integer.value))))
+        }
         Expression::Tuple(tuple) => collection::eval_tuple(tuple, scope),
         Expression::Object(object) => collection::eval_object(object, scope),
         Expression::Template(t) => template::eval_template(t, scope),

@@ -47,12 +47,7 @@ pub(super) fn eval_template<'a>(template: &'a Template, scope: &Scope<'a>) -> Ev
     if output.unknown {
         return Ok(Cow::Owned(Value::Unknown(Type::String)));
     }
-    let text = output.text;
-    Ok(Cow::Owned(if unicode_normalization::is_nfc(&text) {
-        Value::String(text)
-    } else {
-        Value::string(&text)
-    }))
+    Ok(Cow::Owned(Value::string_owned(output.text)))
 }
 
 /// Appends the text of a template's elements. Sub-templates of directives

@@ -220,8 +220,8 @@ pub struct Lexer<'s> {
     bytes: &'s [u8],
     pos: usize,
     modes: Vec<Mode>,
-    /// The token the last step emitted, not yet returned.
-    emitted: Option<Token>,
+    /// The token the last step emitted. Every step emits exactly one.
+    emitted: Token,
 }
 
 /// Splits a source text into tokens, the last of which is
@@ -251,26 +251,24 @@ impl<'s> Lexer<'s> {
             bytes: source.as_bytes(),
             pos: 0,
             modes: vec![bottom],
-            emitted: None,
+            emitted: Token {
+                kind: TokenKind::Eof,
+                span: Span::at(0),
+            },
         }
     }
 
     /// The next token. After the end of the source, [`TokenKind::Eof`]
     /// again.
     pub fn next_token(&mut self) -> Token {
-        loop {
-            if let Some(token) = self.emitted.take() {
-                return token;
-            }
-            match self.mode() {
-                Mode::ConfigFile => config_file::step(self, false),
-                Mode::Template => config_file::step(self, true),
-                Mode::TemplateFile => template_file::step(self),
-                Mode::QuotedTemplate => quoted_template::step(self),
-                Mode::Heredoc { identifier, flush } => heredoc::step(self, identifier, flush),
-            }
-            debug_assert!(self.emitted.is_some(), "every step emits a token");
+        match self.mode() {
+            Mode::ConfigFile => config_file::step(self, false),
+            Mode::Template => config_file::step(self, true),
+            Mode::TemplateFile => template_file::step(self),
+            Mode::QuotedTemplate => quoted_template::step(self),
+            Mode::Heredoc { identifier, flush } => heredoc::step(self, identifier, flush),
         }
+        self.emitted
     }
 
     /// "The algorithm for retrieving the next token shall consider the
@@ -293,11 +291,10 @@ impl<'s> Lexer<'s> {
     /// Emits a token from `start` to the current position. A step emits
     /// one token.
     fn emit(&mut self, kind: TokenKind, start: usize) {
-        debug_assert!(self.emitted.is_none(), "a step emits one token");
-        self.emitted = Some(Token {
+        self.emitted = Token {
             kind,
             span: Span::new(start, self.pos),
-        });
+        };
     }
 
     /// Consumes `len` bytes and emits them as one token.

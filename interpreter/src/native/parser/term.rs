@@ -16,7 +16,7 @@ use super::template::parse_template_expression;
 use super::Parser;
 use crate::native::ast::{
     Expression, ForExpr, FunctionCall, Identifier, Literal, Object, ObjectItem, ObjectKey,
-    Parenthesized, Tuple, Variable,
+    Parenthesized, SmallInteger, Tuple, Variable,
 };
 use crate::native::lexer::{Token, TokenKind};
 use crate::native::Problem;
@@ -89,20 +89,22 @@ fn parse_number(p: &mut Parser) -> Result<Expression, Problem> {
     let token = p.next();
     let text = p.text(token);
     // A short integer, the common case, needs no decimal parsing.
-    let small = (text.len() <= 18)
+    if let Some(value) = (text.len() <= 18)
         .then(|| text.parse::<i64>().ok())
         .flatten()
-        .map(Number::from_i64);
-    let number = small
-        .map(Ok)
-        .unwrap_or_else(|| Number::parse_decimal(text, true))
-        .map_err(|e| {
-            Problem::new(
-                token.span,
-                "Invalid number literal",
-                format!("This number literal cannot be represented: {e}."),
-            )
-        })?;
+    {
+        return Ok(Expression::SmallInteger(SmallInteger {
+            value,
+            span: token.span,
+        }));
+    }
+    let number = Number::parse_decimal(text, true).map_err(|e| {
+        Problem::new(
+            token.span,
+            "Invalid number literal",
+            format!("This number literal cannot be represented: {e}."),
+        )
+    })?;
     Ok(Expression::Literal(Box::new(Literal {
         value: Value::Number(number),
         span: token.span,
