@@ -25,3 +25,15 @@ pub struct EvalContext {
     /// Spec: ext-typeexpr-README.md § The "convert" `cty` Function
     pub typeexpr: bool,
 }
+
+impl EvalContext {
+    /// The context of literal-only mode: "variables and functions are not
+    /// available".
+    ///
+    /// Spec: spec.md § Expression Evaluation
+    pub const LITERAL_ONLY: EvalContext = EvalContext {
+        variables: BTreeMap::new(),
+        literal_only: true,
+        typeexpr: false,
+    };
+}

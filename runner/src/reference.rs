@@ -86,13 +86,14 @@ fn run_config(
     schema: Option<&BodySpec>,
     literal_only: bool,
 ) -> Outcome {
-    let mut ctx = context(variables);
-    if literal_only {
+    let ctx = if literal_only {
         if let Err(diagnostic) = bodies::check_literal_only(variables) {
             return error(diagnostic);
         }
-        ctx.literal_only = true;
-    }
+        EvalContext::LITERAL_ONLY
+    } else {
+        context(variables)
+    };
     let mode = (!literal_only).then_some(&ctx);
     let dynblock = extensions.iter().any(|e| e == "dynblock");
     let processed = match (syntax, schema) {

@@ -105,15 +105,39 @@ impl BodySchema {
         }
         Ok(())
     }
+}
+
+/// A body schema indexed by name, so that matching a body's elements
+/// against it stays linear in the size of the body.
+pub(crate) struct SchemaIndex<'s> {
+    attributes: BTreeMap<&'s str, &'s AttributeSchema>,
+    blocks: BTreeMap<&'s str, &'s BlockHeaderSchema>,
+}
+
+impl<'s> SchemaIndex<'s> {
+    fn new(schema: &'s BodySchema) -> SchemaIndex<'s> {
+        SchemaIndex {
+            attributes: schema
+                .attributes
+                .iter()
+                .map(|a| (a.name.as_str(), a))
+                .collect(),
+            blocks: schema
+                .blocks
+                .iter()
+                .map(|b| (b.type_name.as_str(), b))
+                .collect(),
+        }
+    }
 
     /// The block header schema of a type, if the schema has one.
-    pub fn block(&self, type_name: &str) -> Option<&BlockHeaderSchema> {
-        self.blocks.iter().find(|b| b.type_name == type_name)
+    pub fn block(&self, type_name: &str) -> Option<&'s BlockHeaderSchema> {
+        self.blocks.get(type_name).copied()
     }
 
     /// The attribute schema of a name, if the schema has one.
-    pub fn attribute(&self, name: &str) -> Option<&AttributeSchema> {
-        self.attributes.iter().find(|a| a.name == name)
+    pub fn attribute(&self, name: &str) -> Option<&'s AttributeSchema> {
+        self.attributes.get(name).copied()
     }
 }
 
@@ -182,11 +206,10 @@ pub struct ContentBlock {
     pub body: BodyContent,
 }
 
-/// An attribute definition found in a body: its name, where the name is,
-/// and its expression in the body's syntax.
+/// An attribute definition found in a body: its name and its expression in
+/// the body's syntax.
 pub(crate) struct FoundAttribute<E> {
     pub name: String,
-    pub name_range: Range,
     pub expression: E,
 }
 
@@ -212,13 +235,17 @@ pub(crate) trait PhysicalBody: Sized {
     /// Partial processing: the content the schema asks for, and a new body
     /// of every element it does not ("Any attribute or block _not_ meeting
     /// the above conditions is placed into the new body, unmodified").
-    /// Missing required attributes, wrongly labelled blocks and elements
-    /// that cannot be read are errors here.
-    fn partial_content(&self, schema: &BodySchema) -> Result<(RawContent<Self>, Self), Diagnostic>;
+    /// Wrongly labelled blocks and elements that cannot be read are errors
+    /// here.
+    fn partial_content(&self, schema: &SchemaIndex)
+        -> Result<(RawContent<Self>, Self), Diagnostic>;
+
+    /// Where an element the body lacks is reported.
+    fn missing_item(&self) -> Range;
 
     /// The error for the first element of the body, if it has one: under
     /// exhaustive processing, the element the schema did not ask for.
-    fn extraneous(&self, schema: &BodySchema) -> Option<Diagnostic>;
+    fn extraneous(&self, schema: &SchemaIndex) -> Option<Diagnostic>;
 
     /// The dynamic attributes mode: every element an attribute definition.
     fn just_attributes(&self) -> Result<Vec<FoundAttribute<Self::Expression>>, Diagnostic>;
@@ -262,12 +289,31 @@ pub(crate) fn process<B: PhysicalBody>(
             remain,
         } => {
             schema.check().map_err(|d| vec![d])?;
-            let (content, rest) = body.partial_content(schema).map_err(|d| vec![d])?;
+            let index = SchemaIndex::new(schema);
+            let (content, rest) = body.partial_content(&index).map_err(|d| vec![d])?;
+            // "An _attribute schema_ provides the name of an attribute and
+            // whether its presence is required."
+            let found: BTreeSet<&str> =
+                content.attributes.iter().map(|a| a.name.as_str()).collect();
+            if let Some(missing) = schema
+                .attributes
+                .iter()
+                .find(|a| a.required && !found.contains(a.name.as_str()))
+            {
+                return Err(vec![schema_error(
+                    body.missing_item(),
+                    "Missing required argument",
+                    format!(
+                        "The attribute {:?} is required, but it is not defined.",
+                        missing.name
+                    ),
+                )]);
+            }
             // "by default the given schema is assumed to be exhaustive, such
             // that any attribute or block not matched by schema elements is
             // considered an error."
             if remain.is_none() {
-                if let Some(diagnostic) = rest.extraneous(schema) {
+                if let Some(diagnostic) = rest.extraneous(&index) {
                     return Err(vec![diagnostic]);
                 }
             }

@@ -12,8 +12,8 @@
 use super::expression::eval_node;
 use super::parser::{parse_json_text, Node, NodeKind, Property};
 use crate::bodies::{
-    self, schema_error, BodyContent, BodySchema, BodySpec, FoundAttribute, FoundBlock,
-    PhysicalBody, RawContent,
+    self, schema_error, BodyContent, BodySpec, FoundAttribute, FoundBlock, PhysicalBody,
+    RawContent, SchemaIndex,
 };
 use crate::diagnostic::{Diagnostic, Pos, Range};
 use crate::eval_context::EvalContext;
@@ -186,22 +186,21 @@ impl<'a> PhysicalBody for JsonBody<'a> {
     /// of zero or more blocks of that type."
     ///
     /// Spec: json-spec.md § Attributes, § Blocks
-    fn partial_content(&self, schema: &BodySchema) -> Result<(RawContent<Self>, Self), Diagnostic> {
+    fn partial_content(
+        &self,
+        schema: &SchemaIndex,
+    ) -> Result<(RawContent<Self>, Self), Diagnostic> {
         let mut content = RawContent {
             attributes: Vec::new(),
             blocks: Vec::new(),
         };
         let mut rest = Vec::new();
+        let mut seen = BTreeMap::new();
         for property in &self.properties {
             if schema.attribute(&property.name).is_some() {
-                if let Some(first) = content.attributes.iter().find(|a| a.name == property.name) {
-                    return Err(duplicate(property, first.name_range));
-                }
-                content.attributes.push(FoundAttribute {
-                    name: property.name.clone(),
-                    name_range: property.name_range,
-                    expression: &property.value,
-                });
+                content
+                    .attributes
+                    .push(attribute_once(property, &mut seen)?);
             } else if let Some(header) = schema.block(&property.name) {
                 self.unpack_blocks(
                     &property.value,
@@ -214,20 +213,6 @@ impl<'a> PhysicalBody for JsonBody<'a> {
                 rest.push(*property);
             }
         }
-        if let Some(missing) = schema
-            .attributes
-            .iter()
-            .find(|a| a.required && !content.attributes.iter().any(|found| found.name == a.name))
-        {
-            return Err(schema_error(
-                self.missing_item(),
-                "Missing required argument",
-                format!(
-                    "The attribute {:?} is required, but it is not defined.",
-                    missing.name
-                ),
-            ));
-        }
         let rest = JsonBody {
             source: self.source,
             node: self.node,
@@ -236,7 +221,11 @@ impl<'a> PhysicalBody for JsonBody<'a> {
         Ok((content, rest))
     }
 
-    fn extraneous(&self, _schema: &BodySchema) -> Option<Diagnostic> {
+    fn missing_item(&self) -> Range {
+        self.missing_item()
+    }
+
+    fn extraneous(&self, _schema: &SchemaIndex) -> Option<Diagnostic> {
         self.properties.first().map(|property| {
             schema_error(
                 property.name_range,
@@ -264,18 +253,11 @@ impl<'a> PhysicalBody for JsonBody<'a> {
                 "In the dynamic attributes mode a body is a single JSON object.".into(),
             ));
         }
-        let mut found: Vec<FoundAttribute<Self::Expression>> = Vec::new();
-        for property in &self.properties {
-            if let Some(first) = found.iter().find(|a| a.name == property.name) {
-                return Err(duplicate(property, first.name_range));
-            }
-            found.push(FoundAttribute {
-                name: property.name.clone(),
-                name_range: property.name_range,
-                expression: &property.value,
-            });
-        }
-        Ok(found)
+        let mut seen = BTreeMap::new();
+        self.properties
+            .iter()
+            .map(|property| attribute_once(property, &mut seen))
+            .collect()
     }
 
     fn evaluate(
@@ -332,15 +314,29 @@ fn wrong_type(node: &Node, detail: String) -> Diagnostic {
     schema_error(range, "Incorrect JSON value type", detail)
 }
 
-fn duplicate(property: &Property, first: Range) -> Diagnostic {
-    schema_error(
-        property.name_range,
-        "Duplicate attribute definition",
-        format!(
-            "The attribute {:?} was already defined at line {}, column {}.",
-            property.name, first.start.line, first.start.column
-        ),
-    )
+/// The attribute a property defines, or an error if `seen` (the names
+/// already defined in the body, with where) has its name: "Attribute names
+/// are unique within a given body."
+///
+/// Spec: spec.md § Structural Elements
+fn attribute_once<'a>(
+    property: &'a Property,
+    seen: &mut BTreeMap<&'a str, Range>,
+) -> Result<FoundAttribute<&'a Node>, Diagnostic> {
+    if let Some(first) = seen.insert(&property.name, property.name_range) {
+        return Err(schema_error(
+            property.name_range,
+            "Duplicate attribute definition",
+            format!(
+                "The attribute {:?} was already defined at line {}, column {}.",
+                property.name, first.start.line, first.start.column
+            ),
+        ));
+    }
+    Ok(FoundAttribute {
+        name: property.name.clone(),
+        expression: &property.value,
+    })
 }
 
 /// The position one ASCII character before `pos` on the same line.
@@ -364,7 +360,7 @@ fn forward_one(pos: Pos) -> Pos {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bodies::{AttributeSchema, BlockHeaderSchema};
+    use crate::bodies::{AttributeSchema, BlockHeaderSchema, BodySchema};
     use crate::diagnostic::Phase;
     use crate::number::Number;
 

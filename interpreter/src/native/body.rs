@@ -14,10 +14,10 @@ use super::eval::{eval, Scope};
 use super::source::{LineIndex, Span};
 use super::{on_large_stack, parse_phase, parser, Diagnostics};
 use crate::bodies::{
-    self, schema_error, BodyContent, BodySchema, BodySpec, FoundAttribute, FoundBlock,
-    PhysicalBody, RawContent,
+    self, schema_error, BodyContent, BodySpec, FoundAttribute, FoundBlock, PhysicalBody,
+    RawContent, SchemaIndex,
 };
-use crate::diagnostic::{Diagnostic, Phase};
+use crate::diagnostic::{Diagnostic, Phase, Range};
 use crate::eval_context::EvalContext;
 use crate::value::Value;
 use std::borrow::Cow;
@@ -36,12 +36,8 @@ pub fn process_config(
     on_large_stack(|depth_limit| {
         let parsed = parse_phase(source, depth_limit, parser::parse_config_file)?;
         let lines = LineIndex::new(source);
-        let literal_only = EvalContext {
-            literal_only: true,
-            ..EvalContext::default()
-        };
         let body = NativeBody::new(&parsed.tree.body, source, &lines, Span::at(0));
-        bodies::process(&body, spec, Some(ctx.unwrap_or(&literal_only)))
+        bodies::process(&body, spec, ctx)
     })
 }
 
@@ -134,7 +130,10 @@ impl<'a> PhysicalBody for NativeBody<'a> {
     /// body content and elided from the new body. Any block whose type is
     /// specified in the schema is returned in body content and elided from
     /// the new body."
-    fn partial_content(&self, schema: &BodySchema) -> Result<(RawContent<Self>, Self), Diagnostic> {
+    fn partial_content(
+        &self,
+        schema: &SchemaIndex,
+    ) -> Result<(RawContent<Self>, Self), Diagnostic> {
         let mut content = RawContent {
             attributes: Vec::new(),
             blocks: Vec::new(),
@@ -148,26 +147,11 @@ impl<'a> PhysicalBody for NativeBody<'a> {
             if schema.attribute(&attribute.name).is_some() {
                 content.attributes.push(FoundAttribute {
                     name: attribute.name.to_string(),
-                    name_range: self.lines.range(attribute.name_span),
                     expression: &attribute.expression,
                 });
             } else {
                 rest.attributes.push(attribute);
             }
-        }
-        if let Some(missing) = schema
-            .attributes
-            .iter()
-            .find(|a| a.required && !content.attributes.iter().any(|found| found.name == a.name))
-        {
-            return Err(self.error(
-                self.missing_item,
-                "Missing required argument",
-                format!(
-                    "The attribute {:?} is required, but it is not defined.",
-                    missing.name
-                ),
-            ));
         }
         for block in &self.blocks {
             let Some(header) = schema.block(&block.type_name) else {
@@ -189,7 +173,11 @@ impl<'a> PhysicalBody for NativeBody<'a> {
         Ok((content, rest))
     }
 
-    fn extraneous(&self, schema: &BodySchema) -> Option<Diagnostic> {
+    fn missing_item(&self) -> Range {
+        self.lines.range(self.missing_item)
+    }
+
+    fn extraneous(&self, schema: &SchemaIndex) -> Option<Diagnostic> {
         let attribute = self.attributes.first().map(|a| {
             let hint = if schema.block(&a.name).is_some() {
                 " A block of this type is expected: write it without `=`."
@@ -245,7 +233,6 @@ impl<'a> PhysicalBody for NativeBody<'a> {
             .iter()
             .map(|a| FoundAttribute {
                 name: a.name.to_string(),
-                name_range: self.lines.range(a.name_span),
                 expression: &a.expression,
             })
             .collect())
@@ -256,18 +243,8 @@ impl<'a> PhysicalBody for NativeBody<'a> {
         expression: &Self::Expression,
         ctx: Option<&EvalContext>,
     ) -> Result<Value, Vec<Diagnostic>> {
-        let literal_only;
-        let ctx = match ctx {
-            Some(ctx) => ctx,
-            None => {
-                literal_only = EvalContext {
-                    literal_only: true,
-                    ..EvalContext::default()
-                };
-                &literal_only
-            }
-        };
-        eval(expression, &Scope::Global(ctx))
+        const LITERAL_ONLY: &EvalContext = &EvalContext::LITERAL_ONLY;
+        eval(expression, &Scope::Global(ctx.unwrap_or(LITERAL_ONLY)))
             .map(Cow::into_owned)
             .map_err(|p| p.into_diagnostics(self.source, Phase::Eval))
     }
