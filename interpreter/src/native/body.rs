@@ -36,13 +36,21 @@ pub fn process_config(
     on_large_stack(|depth_limit| {
         let parsed = parse_phase(source, depth_limit, parser::parse_config_file)?;
         let lines = LineIndex::new(source);
-        let body = NativeBody::new(&parsed.tree.body, source, &lines, Span::at(0));
+        let body = NativeBody::new(
+            &parsed.tree.body,
+            &parsed.arena,
+            source,
+            &lines,
+            Span::at(0),
+        );
         bodies::process(&body, spec, ctx)
     })
 }
 
 /// A native body, or what remains of one after partial processing.
 pub(crate) struct NativeBody<'a> {
+    /// The nodes of the file's syntax tree.
+    arena: &'a ast::Arena,
     source: &'a str,
     lines: &'a LineIndex,
     /// Where a missing element is reported: the start of the body.
@@ -56,11 +64,13 @@ pub(crate) struct NativeBody<'a> {
 impl<'a> NativeBody<'a> {
     fn new(
         body: &'a ast::Body,
+        arena: &'a ast::Arena,
         source: &'a str,
         lines: &'a LineIndex,
         missing_item: Span,
     ) -> NativeBody<'a> {
         NativeBody {
+            arena,
             source,
             lines,
             missing_item,
@@ -164,6 +174,7 @@ impl<'a> PhysicalBody for NativeBody<'a> {
                 labels: block.labels.iter().map(|l| l.value.clone()).collect(),
                 body: NativeBody::new(
                     &block.body,
+                    self.arena,
                     self.source,
                     self.lines,
                     Span::at(self.open_brace(block)),
@@ -244,7 +255,8 @@ impl<'a> PhysicalBody for NativeBody<'a> {
         ctx: Option<&EvalContext>,
     ) -> Result<Value, Vec<Diagnostic>> {
         const LITERAL_ONLY: &EvalContext = &EvalContext::LITERAL_ONLY;
-        eval(expression, &Scope::Global(ctx.unwrap_or(LITERAL_ONLY)))
+        let scope = Scope::global(self.arena, ctx.unwrap_or(LITERAL_ONLY));
+        eval(expression, &scope)
             .map(Cow::into_owned)
             .map_err(|p| p.into_diagnostics(self.source, Phase::Eval))
     }

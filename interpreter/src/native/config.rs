@@ -19,14 +19,15 @@ use std::collections::BTreeMap;
 
 /// Evaluates every attribute of a configuration file.
 ///
-/// The syntax tree is consumed: each block's tree is dropped as soon as
-/// the block is evaluated, so that the whole tree and the whole result are
-/// not held in memory at once.
+/// The structure of the file is consumed: each block's attributes and
+/// blocks are dropped as soon as the block is evaluated (the nodes of
+/// their expressions stay in `arena` until the end).
 pub(crate) fn evaluate_config_file(
     file: ast::ConfigFile,
+    arena: &ast::Arena,
     ctx: &EvalContext,
 ) -> Result<Body, Problem> {
-    evaluate_body(file.body, &Scope::Global(ctx))
+    evaluate_body(file.body, &Scope::global(arena, ctx))
 }
 
 fn evaluate_body(body: ast::Body, scope: &Scope) -> Result<Body, Problem> {

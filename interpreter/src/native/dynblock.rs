@@ -24,7 +24,7 @@
 //! `spec-notes/gaps/dynblock-*.md`; every error of the expansion is an
 //! evaluation error.
 
-use super::ast::{self, Expression};
+use super::ast::{self, Expression, ExpressionKind};
 use super::config::evaluate_attributes;
 use super::eval::{eval, Scope};
 use super::source::Span;
@@ -44,9 +44,10 @@ const DYNAMIC: &str = "dynamic";
 /// Spec: ext-dynblock-README.md § Usage
 pub(crate) fn evaluate_config_file(
     file: &ast::ConfigFile,
+    arena: &ast::Arena,
     ctx: &EvalContext,
 ) -> Result<Body, Problem> {
-    expand_body(&file.body, &Scope::Global(ctx))
+    expand_body(&file.body, &Scope::global(arena, ctx))
 }
 
 /// Evaluates a body's attributes in `scope`, and its blocks with every
@@ -203,10 +204,10 @@ fn decode_dynamic_block(block: &ast::Block) -> Result<DynamicBlock<'_>, Problem>
             "A dynamic block needs a content block: the body of each generated block.",
         )
     })?;
-    let iterator = match iterator {
+    let iterator = match iterator.map(|e| (e, &e.kind)) {
         None => block_type.value.as_str(),
-        Some(Expression::Variable(variable)) => &variable.name,
-        Some(other) => {
+        Some((_, ExpressionKind::Variable(name))) => name,
+        Some((other, _)) => {
             return Err(Problem::new(
                 other.span(),
                 "Invalid dynamic iterator name",
@@ -243,11 +244,7 @@ fn expand_dynamic_block(
     let collection = eval(dynamic.for_each, scope)?;
     for (key, value) in elements(&collection, dynamic.for_each.span())? {
         let iterator = Value::object([("key".to_string(), key), ("value".to_string(), value)]);
-        let child = Scope::Iteration {
-            parent: scope,
-            key: None,
-            value: (dynamic.iterator, &iterator),
-        };
+        let child = scope.iteration(None, (dynamic.iterator, &iterator));
         let labels = match dynamic.labels {
             Some(labels) => evaluate_labels(labels, &child)?,
             None => Vec::new(),
@@ -363,9 +360,9 @@ fn evaluate_labels(labels: &Expression, scope: &Scope) -> Result<Vec<String>, Pr
             ))
         }
     };
-    let element_span = |i: usize| match labels {
-        Expression::Tuple(tuple) if tuple.elements.len() == elements.len() => {
-            tuple.elements[i].span()
+    let element_span = |i: usize| match labels.kind {
+        ExpressionKind::Tuple(tuple) if scope.arena[tuple].elements.len() == elements.len() => {
+            scope.arena[tuple].elements[i].span()
         }
         _ => labels.span(),
     };

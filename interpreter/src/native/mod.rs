@@ -113,7 +113,7 @@ pub struct Block {
 pub fn eval_expression(source: &str, ctx: &EvalContext) -> Result<Value, Diagnostics> {
     on_large_stack(|depth_limit| {
         let parsed = parse_phase(source, depth_limit, parser::parse_expression_source)?;
-        eval::evaluate_expression(&parsed.tree, ctx)
+        eval::evaluate_expression(&parsed.tree, &parsed.arena, ctx)
             .map_err(|p| p.into_diagnostics(source, Phase::Eval))
     })
 }
@@ -124,7 +124,7 @@ pub fn eval_expression(source: &str, ctx: &EvalContext) -> Result<Value, Diagnos
 pub fn eval_template(source: &str, ctx: &EvalContext) -> Result<Value, Diagnostics> {
     on_large_stack(|depth_limit| {
         let parsed = parse_phase(source, depth_limit, parser::parse_template_source)?;
-        eval::evaluate_template(&parsed.tree, ctx)
+        eval::evaluate_template(&parsed.tree, &parsed.arena, ctx)
             .map_err(|p| p.into_diagnostics(source, Phase::Eval))
     })
 }
@@ -135,7 +135,7 @@ pub fn eval_template(source: &str, ctx: &EvalContext) -> Result<Value, Diagnosti
 pub fn eval_config(source: &str, ctx: &EvalContext) -> Result<Body, Diagnostics> {
     on_large_stack(|depth_limit| {
         let parsed = parse_phase(source, depth_limit, parser::parse_config_file)?;
-        config::evaluate_config_file(parsed.tree, ctx)
+        config::evaluate_config_file(parsed.tree, &parsed.arena, ctx)
             .map_err(|p| p.into_diagnostics(source, Phase::Eval))
     })
 }
@@ -157,7 +157,7 @@ pub fn eval_config_with_extensions(
     }
     on_large_stack(|depth_limit| {
         let parsed = parse_phase(source, depth_limit, parser::parse_config_file)?;
-        dynblock::evaluate_config_file(&parsed.tree, ctx)
+        dynblock::evaluate_config_file(&parsed.tree, &parsed.arena, ctx)
             .map_err(|p| p.into_diagnostics(source, Phase::Eval))
     })
 }
@@ -189,6 +189,7 @@ pub fn parse_config(source: &str) -> Result<Parsed<ast::ConfigFile>, Diagnostics
 /// dropped, so a deep tree is dropped on a large-stack thread.
 pub struct Parsed<T: Send + 'static> {
     tree: Option<T>,
+    arena: ast::Arena,
     depth: usize,
     lines: LineIndex,
 }
@@ -196,6 +197,11 @@ pub struct Parsed<T: Send + 'static> {
 impl<T: Send + 'static> Parsed<T> {
     pub fn tree(&self) -> &T {
         self.tree.as_ref().expect("present until dropped")
+    }
+
+    /// The nodes of the tree.
+    pub fn arena(&self) -> &ast::Arena {
+        &self.arena
     }
 
     /// The source range of a span of the tree.
@@ -328,6 +334,7 @@ fn parse_only<T: Send + 'static>(
     let output = on_large_stack(|depth_limit| parse_phase(source, depth_limit, parse))?;
     Ok(Parsed {
         tree: Some(output.tree),
+        arena: output.arena,
         depth: output.depth,
         lines: LineIndex::new(source),
     })

@@ -15,7 +15,7 @@
 //! a tuple constructor, so none of the analyses applies to it.
 //! SPEC-GAP(spec-notes/gaps/static-analysis-parentheses.md)
 
-use super::ast::{Expression, FunctionCall, ObjectItem, ObjectKey, TemplatePart};
+use super::ast::{Arena, Expression, ExpressionKind, FunctionCall, ObjectItem, ObjectKey, TemplatePart};
 use super::source::Span;
 use super::Parsed;
 use crate::diagnostic::{Diagnostic, Phase, Range};
@@ -55,7 +55,7 @@ pub fn analyze(source: &str, analysis: Analysis) -> Result<StaticResult, Vec<Dia
 ///
 /// Spec: hclsyntax-spec.md § Static List
 fn static_list(parsed: &Parsed<Expression>) -> Option<StaticResult> {
-    let elements = list_elements(parsed.tree())?;
+    let elements = list_elements(parsed.tree(), parsed.arena())?;
     let elements = elements.iter().map(|e| parsed.range(e.span()));
     Some(StaticResult::List(elements.collect()))
 }
@@ -65,9 +65,12 @@ fn static_list(parsed: &Parsed<Expression>) -> Option<StaticResult> {
 /// in turn (the type expression extension's `tuple([...])`).
 ///
 /// Spec: hclsyntax-spec.md § Static List
-pub(crate) fn list_elements(expression: &Expression) -> Option<&[Expression]> {
-    match expression {
-        Expression::Tuple(tuple) => Some(&tuple.elements),
+pub(crate) fn list_elements<'a>(
+    expression: &Expression,
+    arena: &'a Arena,
+) -> Option<&'a [Expression]> {
+    match expression.kind {
+        ExpressionKind::Tuple(tuple) => Some(&arena[tuple].elements),
         _ => None,
     }
 }
@@ -90,7 +93,7 @@ pub(crate) fn list_elements(expression: &Expression) -> Option<&[Expression]> {
 ///
 /// Spec: hclsyntax-spec.md § Static Map
 fn static_map(parsed: &Parsed<Expression>) -> Option<StaticResult> {
-    let pairs = map_items(parsed.tree())?.iter().map(|item| {
+    let pairs = map_items(parsed.tree(), parsed.arena())?.iter().map(|item| {
         (
             parsed.range(item.key.span()),
             parsed.range(item.value.span()),
@@ -103,9 +106,9 @@ fn static_map(parsed: &Parsed<Expression>) -> Option<StaticResult> {
 /// map: an object constructor's elements, as written, duplicates included.
 ///
 /// Spec: hclsyntax-spec.md § Static Map
-pub(crate) fn map_items(expression: &Expression) -> Option<&[ObjectItem]> {
-    match expression {
-        Expression::Object(object) => Some(&object.items),
+pub(crate) fn map_items<'a>(expression: &Expression, arena: &'a Arena) -> Option<&'a [ObjectItem]> {
+    match expression.kind {
+        ExpressionKind::Object(object) => Some(&arena[object].items),
         _ => None,
     }
 }
@@ -130,7 +133,7 @@ pub(crate) fn map_items(expression: &Expression) -> Option<&[ObjectItem]> {
 ///
 /// Spec: hclsyntax-spec.md § Static Call
 fn static_call(parsed: &Parsed<Expression>) -> Option<StaticResult> {
-    let call = call_parts(parsed.tree())?;
+    let call = call_parts(parsed.tree(), parsed.arena())?;
     let arguments = call.arguments.iter().map(|e| parsed.range(e.span()));
     Some(StaticResult::Call {
         name: source_text(parsed, call.name_span).to_string(),
@@ -143,9 +146,9 @@ fn static_call(parsed: &Parsed<Expression>) -> Option<StaticResult> {
 /// `...`) and their parentheses.
 ///
 /// Spec: hclsyntax-spec.md § Static Call
-pub(crate) fn call_parts(expression: &Expression) -> Option<&FunctionCall> {
-    match expression {
-        Expression::FunctionCall(call) => Some(call),
+pub(crate) fn call_parts<'a>(expression: &Expression, arena: &'a Arena) -> Option<&'a FunctionCall> {
+    match expression.kind {
+        ExpressionKind::FunctionCall(call) => Some(&arena[call]),
         _ => None,
     }
 }
@@ -158,10 +161,10 @@ pub(crate) fn call_parts(expression: &Expression) -> Option<&FunctionCall> {
 /// keywords give a literal (a numeric literal is a number).
 ///
 /// Spec: hclsyntax-spec.md § Static Traversal
-pub(crate) fn keyword(expression: &Expression) -> Option<&str> {
-    match expression {
-        Expression::Variable(variable) => Some(&variable.name),
-        Expression::Literal(literal) => match literal.value {
+pub(crate) fn keyword<'a>(expression: &'a Expression, arena: &'a Arena) -> Option<&'a str> {
+    match &expression.kind {
+        ExpressionKind::Variable(name) => Some(name),
+        ExpressionKind::Literal(literal) => match arena[*literal].value {
             Value::Bool(true) => Some("true"),
             Value::Bool(false) => Some("false"),
             Value::Null(_) => Some("null"),
@@ -177,10 +180,10 @@ pub(crate) fn keyword(expression: &Expression) -> Option<&str> {
 /// A parenthesized key, a quoted string or any other expression is none.
 ///
 /// Spec: hclsyntax-spec.md § Static Traversal, § Static Map
-pub(crate) fn key_keyword(key: &ObjectKey) -> Option<&str> {
+pub(crate) fn key_keyword<'a>(key: &'a ObjectKey, arena: &'a Arena) -> Option<&'a str> {
     match key {
         ObjectKey::Name { name, .. } => Some(name),
-        ObjectKey::Expression(expression) => keyword(expression),
+        ObjectKey::Expression(expression) => keyword(expression, arena),
     }
 }
 
@@ -201,18 +204,22 @@ pub(crate) fn key_keyword(key: &ObjectKey) -> Option<&str> {
 /// Spec: hclsyntax-spec.md § Static Traversal
 fn static_traversal(parsed: &Parsed<Expression>) -> Option<StaticResult> {
     let mut steps = Vec::new();
+    let arena = parsed.arena();
     let mut current = parsed.tree();
     let root = loop {
-        match current {
-            Expression::Variable(variable) => break variable.name.to_string(),
-            Expression::Literal(literal) => break keyword_root(parsed, literal.span)?,
-            Expression::SmallInteger(integer) => break keyword_root(parsed, integer.span)?,
-            Expression::GetAttr(get_attr) => {
+        match &current.kind {
+            ExpressionKind::Variable(name) => break name.to_string(),
+            ExpressionKind::Literal(_) | ExpressionKind::SmallInteger(_) => {
+                break keyword_root(parsed, current.span)?
+            }
+            ExpressionKind::GetAttr(get_attr) => {
+                let get_attr = &arena[*get_attr];
                 steps.push(TraversalStep::Attribute(get_attr.name.to_string()));
                 current = &get_attr.object;
             }
-            Expression::Index(index) => {
-                steps.push(TraversalStep::Index(constant_index_key(&index.key)?));
+            ExpressionKind::Index(index) => {
+                let index = &arena[*index];
+                steps.push(TraversalStep::Index(constant_index_key(&index.key, arena)?));
                 current = &index.collection;
             }
             _ => return None,
@@ -245,15 +252,17 @@ fn keyword_root(parsed: &Parsed<Expression>, span: Span) -> Option<String> {
 /// SPEC-GAP(spec-notes/gaps/static-traversal-constant-keys.md)
 ///
 /// Spec: hclsyntax-spec.md § Static Traversal
-fn constant_index_key(key: &Expression) -> Option<Value> {
-    match key {
-        Expression::Literal(literal) => Some(literal.value.clone()),
-        Expression::SmallInteger(integer) => Some(Value::Number(Number::from_i64(integer.value))),
-        Expression::Template(template) => {
+fn constant_index_key(key: &Expression, arena: &Arena) -> Option<Value> {
+    match key.kind {
+        ExpressionKind::Literal(literal) => Some(arena[literal].value.clone()),
+        ExpressionKind::SmallInteger(integer) => Some(Value::Number(Number::from_i64(integer))),
+        ExpressionKind::Template(template) => {
             let mut text = String::new();
-            for part in &template.parts {
+            for part in &arena[template].parts {
                 match part {
-                    TemplatePart::Literal { text: literal, .. } => text.push_str(literal),
+                    TemplatePart::Literal { text: literal, .. } => {
+                        text.push_str(arena.text(*literal))
+                    }
                     _ => return None,
                 }
             }

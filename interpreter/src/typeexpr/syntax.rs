@@ -21,7 +21,7 @@
 
 use super::Mode;
 use crate::diagnostic::{Diagnostic, Phase, Range};
-use crate::native::ast::{Expression, FunctionCall, ObjectItem};
+use crate::native::ast::{Arena, Expression, FunctionCall, ObjectItem};
 use crate::native::source::Span;
 use crate::native::static_analysis::{call_parts, key_keyword, keyword, list_elements, map_items};
 use crate::types::Type;
@@ -64,10 +64,15 @@ impl TypeError {
 /// found (the reading goes on past a fault, to report the others).
 ///
 /// Spec: ext-typeexpr-README.md § Type Expression Syntax
-pub(crate) fn read_type(expression: &Expression, mode: Mode) -> Result<Type, Vec<TypeError>> {
+pub(crate) fn read_type(
+    expression: &Expression,
+    arena: &Arena,
+    mode: Mode,
+) -> Result<Type, Vec<TypeError>> {
     let mut errors = Vec::new();
     let ty = Reader {
         mode,
+        arena,
         errors: &mut errors,
     }
     .type_expression(expression, 0);
@@ -80,6 +85,8 @@ pub(crate) fn read_type(expression: &Expression, mode: Mode) -> Result<Type, Vec
 
 struct Reader<'e> {
     mode: Mode,
+    /// The nodes of the expression's syntax tree.
+    arena: &'e Arena,
     errors: &'e mut Vec<TypeError>,
 }
 
@@ -101,10 +108,10 @@ impl Reader<'_> {
                 format!("Type constructors nest deeper than {MAX_TYPE_DEPTH} levels here."),
             );
         }
-        if let Some(name) = keyword(expression) {
+        if let Some(name) = keyword(expression, self.arena) {
             return self.type_keyword(name, expression.span());
         }
-        if let Some(call) = call_parts(expression) {
+        if let Some(call) = call_parts(expression, self.arena) {
             return self.type_constructor(call, depth);
         }
         // "The type syntax is processed statically [...], so it cannot use
@@ -213,7 +220,7 @@ impl Reader<'_> {
     ///
     /// Spec: ext-typeexpr-README.md § Type Expression Syntax
     fn tuple_type(&mut self, argument: &Expression, depth: usize) -> Option<Type> {
-        let Some(elements) = list_elements(argument) else {
+        let Some(elements) = list_elements(argument, self.arena) else {
             return self.fail(
                 argument.span(),
                 "The argument of tuple is a list of the element types, like [string, number].",
@@ -238,7 +245,7 @@ impl Reader<'_> {
     ///
     /// Spec: ext-typeexpr-README.md § Type Expression Syntax
     fn object_type(&mut self, argument: &Expression, depth: usize) -> Option<Type> {
-        let Some(items) = map_items(argument) else {
+        let Some(items) = map_items(argument, self.arena) else {
             return self.fail(
                 argument.span(),
                 "The argument of object is a map of the attribute names to their types, like {name = string}.",
@@ -247,7 +254,7 @@ impl Reader<'_> {
         let mut attributes = BTreeMap::new();
         let mut seen = BTreeSet::new();
         for ObjectItem { key, value } in items {
-            let name = key_keyword(key);
+            let name = key_keyword(key, self.arena);
             match name {
                 None => {
                     self.fail(

@@ -2,7 +2,7 @@
 //!
 //! Spec: hclsyntax-spec.md § Expressions
 
-use super::{BinaryOperation, Conditional, Template, UnaryOperation};
+use super::{Arena, BinaryOperation, Conditional, Id, Template, UnaryOperation};
 use crate::native::source::Span;
 use crate::value::Value;
 
@@ -30,65 +30,60 @@ use crate::value::Value;
 ///
 /// Spec: hclsyntax-spec.md § Expressions, § Expression Terms
 #[derive(Debug)]
-pub enum Expression {
+pub struct Expression {
+    pub kind: ExpressionKind,
+    /// The source the expression was read from.
+    pub span: Span,
+}
+
+/// The kinds of expression: each a node of the tree's [`Arena`] but the
+/// smallest and commonest, held in place.
+#[derive(Debug)]
+pub enum ExpressionKind {
     /// `NumericLit`, `true`, `false`, `null`.
-    Literal(Box<Literal>),
+    Literal(Id<Literal>),
     /// A numeric literal whose value is an integer in the range of `i64`:
-    /// the common case, held without a box (one allocation fewer each).
-    SmallInteger(SmallInteger),
+    /// the common case, held in place.
+    SmallInteger(i64),
     /// `[a, b]`.
-    Tuple(Box<Tuple>),
+    Tuple(Id<Tuple>),
     /// `{a = 1}`.
-    Object(Box<Object>),
+    Object(Id<Object>),
     /// A quoted or heredoc template expression.
-    Template(Box<Template>),
-    /// A variable expression: small and common, so held without a box.
-    Variable(Variable),
-    FunctionCall(Box<FunctionCall>),
-    For(Box<ForExpr>),
+    Template(Id<Template>),
+    /// A variable expression, `VariableExpr = Identifier;`: its name
+    /// (§ Variables and Variable Expressions).
+    Variable(Name),
+    FunctionCall(Id<FunctionCall>),
+    For(Id<ForExpr>),
     /// `collection[key]`, and the legacy `collection.0`.
-    Index(Box<Index>),
+    Index(Id<Index>),
     /// `object.name`.
-    GetAttr(Box<GetAttr>),
+    GetAttr(Id<GetAttr>),
     /// `source.*.name` and `source[*].name[0]`.
-    Splat(Box<Splat>),
+    Splat(Id<Splat>),
     /// Inside a [`Splat`]'s `each` traversal: the element being visited.
-    SplatItem(Span),
+    SplatItem,
     /// `(expression)`.
-    Parenthesized(Box<Parenthesized>),
+    Parenthesized(Id<Parenthesized>),
     /// `-a`, `!a`.
-    Unary(Box<UnaryOperation>),
+    Unary(Id<UnaryOperation>),
     /// `a + b` and the other binary operators.
-    Binary(Box<BinaryOperation>),
+    Binary(Id<BinaryOperation>),
     /// `predicate ? a : b`.
-    Conditional(Box<Conditional>),
+    Conditional(Id<Conditional>),
 }
 
 impl Expression {
+    pub fn new(kind: ExpressionKind, span: Span) -> Expression {
+        Expression { kind, span }
+    }
+
     /// The source the expression was read from.
     pub fn span(&self) -> Span {
-        match self {
-            Expression::Literal(e) => e.span,
-            Expression::SmallInteger(e) => e.span,
-            Expression::Tuple(e) => e.span,
-            Expression::Object(e) => e.span,
-            Expression::Template(e) => e.span,
-            Expression::Variable(e) => e.span,
-            Expression::FunctionCall(e) => e.span,
-            Expression::For(e) => e.span,
-            Expression::Index(e) => e.span,
-            Expression::GetAttr(e) => e.span,
-            Expression::Splat(e) => e.span,
-            Expression::SplatItem(span) => *span,
-            Expression::Parenthesized(e) => e.span,
-            Expression::Unary(e) => e.span,
-            Expression::Binary(e) => e.span,
-            Expression::Conditional(e) => e.span,
-        }
+        self.span
     }
-}
 
-impl Expression {
     /// Where the expression starts, as hashicorp/hcl's `StartRange`
     /// reports it for an erroneous function argument: a collection
     /// constructor or a `for` expression by its opening delimiter, a
@@ -96,39 +91,39 @@ impl Expression {
     /// computed key by its `[`, a splat by its marker, a unary operation by
     /// its operator, a binary operation or a conditional by where its first
     /// operand starts; anything else by its whole span.
-    pub fn start_span(&self) -> Span {
+    pub fn start_span(&self, arena: &Arena) -> Span {
         let mut expression = self;
         loop {
             let opening = |span: Span| Span::new(span.start, (span.start + 1).min(span.end));
-            return match expression {
-                Expression::Tuple(e) => opening(e.span),
-                Expression::Object(e) => opening(e.span),
-                Expression::For(e) => opening(e.span),
-                Expression::FunctionCall(e) => e.open_span,
-                Expression::Index(e)
-                    if !e.legacy
+            return match &expression.kind {
+                ExpressionKind::Tuple(_) | ExpressionKind::Object(_) | ExpressionKind::For(_) => {
+                    opening(expression.span)
+                }
+                ExpressionKind::FunctionCall(e) => arena[*e].open_span,
+                ExpressionKind::Index(e)
+                    if !arena[*e].legacy
                         && !matches!(
-                            e.key,
-                            Expression::Literal(_) | Expression::SmallInteger(_)
+                            arena[*e].key.kind,
+                            ExpressionKind::Literal(_) | ExpressionKind::SmallInteger(_)
                         ) =>
                 {
-                    opening(e.operator_span)
+                    opening(arena[*e].operator_span)
                 }
-                Expression::Splat(e) => e.marker_span,
-                Expression::Unary(e) => opening(e.span),
-                Expression::Binary(e) => {
-                    expression = &e.left;
+                ExpressionKind::Splat(e) => arena[*e].marker_span,
+                ExpressionKind::Unary(_) => opening(expression.span),
+                ExpressionKind::Binary(e) => {
+                    expression = &arena[*e].left;
                     continue;
                 }
-                Expression::Conditional(e) => {
-                    expression = &e.predicate;
+                ExpressionKind::Conditional(e) => {
+                    expression = &arena[*e].predicate;
                     continue;
                 }
-                Expression::Parenthesized(e) => {
-                    expression = &e.expression;
+                ExpressionKind::Parenthesized(e) => {
+                    expression = &arena[*e].expression;
                     continue;
                 }
-                other => other.span(),
+                _ => expression.span,
             };
         }
     }
@@ -149,16 +144,6 @@ impl Expression {
 #[derive(Debug)]
 pub struct Literal {
     pub value: Value,
-    pub span: Span,
-}
-
-/// A numeric literal that is an integer in the range of `i64`: the value
-/// of `Value::Number(Number::from_i64(value))`.
-///
-/// Spec: hclsyntax-spec.md § Literal Values
-#[derive(Debug)]
-pub struct SmallInteger {
-    pub value: i64,
     pub span: Span,
 }
 
@@ -228,19 +213,6 @@ pub type Name = std::sync::Arc<str>;
 /// A name and where it was written.
 #[derive(Debug, Clone)]
 pub struct Identifier {
-    pub name: Name,
-    pub span: Span,
-}
-
-/// A variable expression.
-///
-/// ```ebnf
-/// VariableExpr = Identifier;
-/// ```
-///
-/// Spec: hclsyntax-spec.md § Variables and Variable Expressions
-#[derive(Debug)]
-pub struct Variable {
     pub name: Name,
     pub span: Span,
 }
@@ -350,7 +322,7 @@ pub enum SplatKind {
 /// ```
 ///
 /// `each` is an expression whose innermost operand is
-/// [`Expression::SplatItem`]: the traversal that is applied to every
+/// [`ExpressionKind::SplatItem`]: the traversal that is applied to every
 /// element (just `SplatItem` when nothing follows the `*`).
 ///
 /// Spec: hclsyntax-spec.md § Splat Operators

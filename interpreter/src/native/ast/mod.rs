@@ -7,14 +7,14 @@
 //! (§ Expressions and its terms), `operation` (§ Operations, § Conditional
 //! Operator), `template` (§ Templates).
 //!
-//! Every node keeps the `Span` of the source it was read from. Every
-//! variant of [`Expression`] is a box but the two smallest and commonest (a
-//! variable, a splat's item), so that an expression is five words and the
-//! parser's and evaluator's frames stay small. Identifiers are [`Name`]s,
-//! one shared copy per distinct name. The tree is as
-//! deep as the source is nested (at most [`super::MAX_NESTING_DEPTH`]
-//! levels), so it is built, evaluated and dropped on the native syntax's
-//! large-stack thread (see [`super::Parsed`]).
+//! Every node keeps the `Span` of the source it was read from. An
+//! [`Expression`] holds its span and, for most kinds, the [`Id`] of a node
+//! in the tree's [`Arena`], one list per kind of node: a tree is a few
+//! long lists rather than a heap allocation per node, so that building it
+//! costs little, dropping it is flat (no recursion, whatever the nesting)
+//! and quick, and it takes little memory. The text of every template
+//! literal is in one string of the arena too. Identifiers are [`Name`]s,
+//! one shared copy per distinct name.
 
 mod expression;
 mod operation;
@@ -25,3 +25,113 @@ pub use expression::*;
 pub use operation::*;
 pub use structure::*;
 pub use template::*;
+
+use std::marker::PhantomData;
+
+/// The place of a node of type `T` in its tree's [`Arena`].
+pub struct Id<T> {
+    index: usize,
+    kind: PhantomData<fn() -> T>,
+}
+
+impl<T> Clone for Id<T> {
+    fn clone(&self) -> Id<T> {
+        *self
+    }
+}
+
+impl<T> Copy for Id<T> {}
+
+impl<T> std::fmt::Debug for Id<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "#{}", self.index)
+    }
+}
+
+/// The nodes of a syntax tree, one list per kind, and the text of its
+/// template literals.
+#[derive(Debug, Default)]
+pub struct Arena {
+    literals: Vec<Literal>,
+    tuples: Vec<Tuple>,
+    objects: Vec<Object>,
+    templates: Vec<Template>,
+    calls: Vec<FunctionCall>,
+    fors: Vec<ForExpr>,
+    indexes: Vec<Index>,
+    get_attrs: Vec<GetAttr>,
+    splats: Vec<Splat>,
+    parenthesized: Vec<Parenthesized>,
+    unary: Vec<UnaryOperation>,
+    binary: Vec<BinaryOperation>,
+    conditionals: Vec<Conditional>,
+    template_ifs: Vec<TemplateIf>,
+    template_fors: Vec<TemplateFor>,
+    /// The text of every template literal, one after another (see
+    /// [`TextRange`]).
+    pub text: String,
+}
+
+impl Arena {
+    /// Adds a node, and returns its place.
+    pub fn add<T: Node>(&mut self, node: T) -> Id<T> {
+        let list = T::list_mut(self);
+        list.push(node);
+        Id {
+            index: list.len() - 1,
+            kind: PhantomData,
+        }
+    }
+
+    /// The text of a template literal.
+    pub fn text(&self, range: TextRange) -> &str {
+        self.text.get(range.start..range.end).unwrap_or("")
+    }
+}
+
+impl<T: Node> std::ops::Index<Id<T>> for Arena {
+    type Output = T;
+
+    fn index(&self, id: Id<T>) -> &T {
+        &T::list(self)[id.index]
+    }
+}
+
+/// A kind of node kept in an [`Arena`].
+pub trait Node: Sized {
+    fn list(arena: &Arena) -> &Vec<Self>;
+    fn list_mut(arena: &mut Arena) -> &mut Vec<Self>;
+}
+
+macro_rules! nodes {
+    ($($kind:ty => $list:ident),* $(,)?) => {
+        $(
+            impl Node for $kind {
+                fn list(arena: &Arena) -> &Vec<Self> {
+                    &arena.$list
+                }
+                fn list_mut(arena: &mut Arena) -> &mut Vec<Self> {
+                    &mut arena.$list
+                }
+            }
+        )*
+    };
+}
+
+nodes! {
+    Literal => literals,
+    Tuple => tuples,
+    Object => objects,
+    Template => templates,
+    FunctionCall => calls,
+    ForExpr => fors,
+    Index => indexes,
+    GetAttr => get_attrs,
+    Splat => splats,
+    Parenthesized => parenthesized,
+    UnaryOperation => unary,
+    BinaryOperation => binary,
+    Conditional => conditionals,
+    TemplateIf => template_ifs,
+    TemplateFor => template_fors,
+}

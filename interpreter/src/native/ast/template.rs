@@ -2,7 +2,7 @@
 //!
 //! Spec: hclsyntax-spec.md § Templates
 
-use super::{Expression, Identifier};
+use super::{Expression, Id, Identifier};
 use crate::native::source::Span;
 
 /// A template: literal text, interpolations and directives.
@@ -40,17 +40,22 @@ impl Template {
     }
 }
 
+/// Where a literal's text is in its tree's [`super::Arena::text`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TextRange {
+    pub start: usize,
+    pub end: usize,
+}
+
 /// One element of a template.
 #[derive(Debug)]
 pub enum TemplatePart {
-    /// Literal text, escapes decoded.
-    Literal {
-        text: String,
-        span: Span,
-    },
+    /// Literal text, escapes decoded: a range of the tree's
+    /// [`super::Arena::text`].
+    Literal { text: TextRange, span: Span },
     Interpolation(Interpolation),
-    If(Box<TemplateIf>),
-    For(Box<TemplateFor>),
+    If(Id<TemplateIf>),
+    For(Id<TemplateFor>),
 }
 
 /// An interpolation sequence.

@@ -54,13 +54,13 @@ pub(super) fn eval_convert_call<'a>(call: &'a FunctionCall, scope: &Scope<'a>) -
         }
         [_, _, extra, ..] => {
             return Err(invalid_call(
-                extra.start_span(),
+                extra.start_span(scope.arena),
                 "convert expects only 2 arguments, a value and a type constraint.",
             ))
         }
     };
     let v = eval(value, scope)?;
-    let ty = read_type(type_argument, Mode::TypeConstraint).map_err(|errors| {
+    let ty = read_type(type_argument, scope.arena, Mode::TypeConstraint).map_err(|errors| {
         let first = errors.into_iter().next();
         let (span, detail) = first.map_or((type_argument.span(), String::new()), |e| {
             (e.span, e.detail)
@@ -69,7 +69,7 @@ pub(super) fn eval_convert_call<'a>(call: &'a FunctionCall, scope: &Scope<'a>) -
     })?;
     call_convert(&v, &ty).map(Cow::Owned).map_err(|error| {
         Problem::new(
-            value.start_span(),
+            value.start_span(scope.arena),
             "Invalid function argument",
             format!(
                 "Invalid value for the \"value\" parameter of convert: {}.",

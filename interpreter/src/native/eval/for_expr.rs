@@ -118,11 +118,10 @@ pub(super) fn eval_for_expr<'a>(for_expr: &'a ForExpr, scope: &Scope<'a>) -> Eva
     let mut object: BTreeMap<String, Value> = BTreeMap::new();
     let mut groups: BTreeMap<String, Vec<Value>> = BTreeMap::new();
     for (key, value) in &elements {
-        let child = Scope::Iteration {
-            parent: scope,
-            key: for_expr.key_var.as_ref().map(|k| (&*k.name, key.as_ref())),
-            value: (&*for_expr.value_var.name, value),
-        };
+        let child = scope.iteration(
+            for_expr.key_var.as_ref().map(|k| (&*k.name, key.as_ref())),
+            (&*for_expr.value_var.name, value),
+        );
         if let Some(condition) = &for_expr.condition {
             let included = eval(condition, &child)?;
             match predicate(&included, condition.span(), "'for' condition")? {

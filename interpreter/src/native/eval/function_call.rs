@@ -96,7 +96,7 @@ pub(super) fn eval_function_call<'a>(call: &'a FunctionCall, scope: &Scope<'a>) 
         .map(Cow::Owned)
         .map_err(|error| {
             let span = match error.argument {
-                Some(i) if i < written => call.arguments[i].start_span(),
+                Some(i) if i < written => call.arguments[i].start_span(scope.arena),
                 Some(i) if call.expand_final && i < argument_count => {
                     call.arguments[written].span()
                 }

@@ -32,7 +32,8 @@ mod operators;
 mod splat;
 mod template;
 
-use super::ast::{Expression, Template, Variable};
+use super::ast::{Arena, Expression, ExpressionKind, Template};
+use super::source::Span;
 use super::Problem;
 use crate::eval_context::EvalContext;
 use crate::number::Number;
@@ -42,7 +43,7 @@ use std::borrow::Cow;
 /// A value computed for an expression, or why there is none.
 pub(crate) type Evaluated<'a> = Result<Cow<'a, Value>, Problem>;
 
-/// A variable scope.
+/// A variable scope, and the tree being evaluated.
 ///
 /// "Variables can also be created by expressions themselves, which always
 /// creates a _child scope_ that incorporates the variables from its parent
@@ -52,7 +53,15 @@ pub(crate) type Evaluated<'a> = Result<Cow<'a, Value>, Problem>;
 ///
 /// Spec: hclsyntax-spec.md § Variables and Variable Expressions
 #[derive(Clone, Copy)]
-pub(crate) enum Scope<'a> {
+pub(crate) struct Scope<'a> {
+    /// The nodes of the syntax tree being evaluated.
+    pub arena: &'a Arena,
+    frame: Frame<'a>,
+}
+
+/// What a scope defines.
+#[derive(Clone, Copy)]
+enum Frame<'a> {
     /// The global scope: the calling application's variables.
     Global(&'a EvalContext),
     /// The child scope of one iteration of a `for` expression or directive.
@@ -69,13 +78,46 @@ pub(crate) enum Scope<'a> {
 }
 
 impl<'a> Scope<'a> {
+    /// The global scope of `ctx`, for a tree of `arena`.
+    pub(crate) fn global(arena: &'a Arena, ctx: &'a EvalContext) -> Scope<'a> {
+        Scope {
+            arena,
+            frame: Frame::Global(ctx),
+        }
+    }
+
+    /// The child scope of one iteration, defining the value variable and,
+    /// if named, the key variable.
+    pub(crate) fn iteration(
+        &'a self,
+        key: Option<(&'a str, &'a Value)>,
+        value: (&'a str, &'a Value),
+    ) -> Scope<'a> {
+        Scope {
+            arena: self.arena,
+            frame: Frame::Iteration {
+                parent: self,
+                key,
+                value,
+            },
+        }
+    }
+
+    /// The child scope in which a splat visits `item`.
+    fn splat_item_scope(&'a self, item: &'a Value) -> Scope<'a> {
+        Scope {
+            arena: self.arena,
+            frame: Frame::SplatItem { parent: self, item },
+        }
+    }
+
     /// The most locally-defined variable of the given name.
     fn variable(&self, name: &str) -> Option<&'a Value> {
         let mut scope = self;
         loop {
-            match scope {
-                Scope::Global(ctx) => return ctx.variables.get(name),
-                Scope::Iteration { parent, key, value } => {
+            match &scope.frame {
+                Frame::Global(ctx) => return ctx.variables.get(name),
+                Frame::Iteration { parent, key, value } => {
                     // With the same name for both, the value wins.
                     if value.0 == name {
                         return Some(value.1);
@@ -87,7 +129,7 @@ impl<'a> Scope<'a> {
                     }
                     scope = parent;
                 }
-                Scope::SplatItem { parent, .. } => scope = parent,
+                Frame::SplatItem { parent, .. } => scope = parent,
             }
         }
     }
@@ -96,9 +138,9 @@ impl<'a> Scope<'a> {
     pub(crate) fn context(&self) -> &'a EvalContext {
         let mut scope = self;
         loop {
-            match scope {
-                Scope::Global(ctx) => return ctx,
-                Scope::Iteration { parent, .. } | Scope::SplatItem { parent, .. } => scope = parent,
+            match &scope.frame {
+                Frame::Global(ctx) => return ctx,
+                Frame::Iteration { parent, .. } | Frame::SplatItem { parent, .. } => scope = parent,
             }
         }
     }
@@ -107,10 +149,10 @@ impl<'a> Scope<'a> {
     fn splat_item(&self) -> Option<&'a Value> {
         let mut scope = self;
         loop {
-            match scope {
-                Scope::Global(_) => return None,
-                Scope::Iteration { parent, .. } => scope = parent,
-                Scope::SplatItem { item, .. } => return Some(item),
+            match &scope.frame {
+                Frame::Global(_) => return None,
+                Frame::Iteration { parent, .. } => scope = parent,
+                Frame::SplatItem { item, .. } => return Some(item),
             }
         }
     }
@@ -119,49 +161,61 @@ impl<'a> Scope<'a> {
 /// Evaluates a whole expression in the global scope of `ctx`.
 pub(crate) fn evaluate_expression(
     expression: &Expression,
+    arena: &Arena,
     ctx: &EvalContext,
 ) -> Result<Value, Problem> {
-    eval(expression, &Scope::Global(ctx)).map(Cow::into_owned)
+    eval(expression, &Scope::global(arena, ctx)).map(Cow::into_owned)
 }
 
 /// Evaluates a template file in the global scope of `ctx`.
-pub(crate) fn evaluate_template(t: &Template, ctx: &EvalContext) -> Result<Value, Problem> {
-    template::eval_template(t, &Scope::Global(ctx)).map(Cow::into_owned)
+pub(crate) fn evaluate_template(
+    t: &Template,
+    arena: &Arena,
+    ctx: &EvalContext,
+) -> Result<Value, Problem> {
+    template::eval_template(t, &Scope::global(arena, ctx)).map(Cow::into_owned)
 }
 
 /// Evaluates an expression.
 ///
 /// Spec: hclsyntax-spec.md § Expressions
 pub(crate) fn eval<'a>(expression: &'a Expression, scope: &Scope<'a>) -> Evaluated<'a> {
-    match expression {
+    let arena = scope.arena;
+    match &expression.kind {
         // "Numeric literals represent values of type _number_", `true` and
         // `false` bools, "The `null` keyword represents a null value of the
         // dynamic pseudo-type."
-        Expression::Literal(literal) => Ok(Cow::Borrowed(&literal.value)),
-        Expression::SmallInteger(integer) => {
-            Ok(Cow::Owned(Value::Number(Number::from_i64(integer.value))))
+        ExpressionKind::Literal(literal) => Ok(Cow::Borrowed(&arena[*literal].value)),
+        ExpressionKind::SmallInteger(integer) => {
+            Ok(Cow::Owned(Value::Number(Number::from_i64(*integer))))
         }
-        Expression::Tuple(tuple) => collection::eval_tuple(tuple, scope),
-        Expression::Object(object) => collection::eval_object(object, scope),
-        Expression::Template(t) => template::eval_template(t, scope),
-        Expression::Variable(variable) => eval_variable(variable, scope),
-        Expression::FunctionCall(call) => function_call::eval_function_call(call, scope),
-        Expression::For(for_expr) => for_expr::eval_for_expr(for_expr, scope),
-        Expression::Index(index) => index::eval_index(index, scope),
-        Expression::GetAttr(get_attr) => index::eval_get_attr(get_attr, scope),
-        Expression::Splat(splat) => splat::eval_splat(splat, scope),
-        Expression::SplatItem(span) => scope.splat_item().map(Cow::Borrowed).ok_or_else(|| {
+        ExpressionKind::Tuple(tuple) => collection::eval_tuple(&arena[*tuple], scope),
+        ExpressionKind::Object(object) => collection::eval_object(&arena[*object], scope),
+        ExpressionKind::Template(t) => template::eval_template(&arena[*t], scope),
+        ExpressionKind::Variable(name) => eval_variable(name, expression.span, scope),
+        ExpressionKind::FunctionCall(call) => {
+            function_call::eval_function_call(&arena[*call], scope)
+        }
+        ExpressionKind::For(for_expr) => for_expr::eval_for_expr(&arena[*for_expr], scope),
+        ExpressionKind::Index(index) => index::eval_index(&arena[*index], scope),
+        ExpressionKind::GetAttr(get_attr) => index::eval_get_attr(&arena[*get_attr], scope),
+        ExpressionKind::Splat(splat) => splat::eval_splat(&arena[*splat], scope),
+        ExpressionKind::SplatItem => scope.splat_item().map(Cow::Borrowed).ok_or_else(|| {
             Problem::new(
-                *span,
+                expression.span,
                 "Internal error",
                 "a splat element outside of a splat",
             )
         }),
         // Parentheses only group.
-        Expression::Parenthesized(parenthesized) => eval(&parenthesized.expression, scope),
-        Expression::Unary(operation) => operators::eval_unary(operation, scope),
-        Expression::Binary(operation) => operators::eval_binary(operation, scope),
-        Expression::Conditional(conditional) => operators::eval_conditional(conditional, scope),
+        ExpressionKind::Parenthesized(parenthesized) => {
+            eval(&arena[*parenthesized].expression, scope)
+        }
+        ExpressionKind::Unary(operation) => operators::eval_unary(&arena[*operation], scope),
+        ExpressionKind::Binary(operation) => operators::eval_binary(&arena[*operation], scope),
+        ExpressionKind::Conditional(conditional) => {
+            operators::eval_conditional(&arena[*conditional], scope)
+        }
     }
 }
 
@@ -170,17 +224,14 @@ pub(crate) fn eval<'a>(expression: &'a Expression, scope: &Scope<'a>) -> Evaluat
 /// variable". A name no scope defines is an error.
 ///
 /// Spec: hclsyntax-spec.md § Variables and Variable Expressions
-fn eval_variable<'a>(variable: &'a Variable, scope: &Scope<'a>) -> Evaluated<'a> {
-    scope
-        .variable(&variable.name)
-        .map(Cow::Borrowed)
-        .ok_or_else(|| {
-            Problem::new(
-                variable.span,
-                "Unknown variable",
-                format!("There is no variable named {:?}.", variable.name),
-            )
-        })
+fn eval_variable<'a>(name: &str, span: Span, scope: &Scope<'a>) -> Evaluated<'a> {
+    scope.variable(name).map(Cow::Borrowed).ok_or_else(|| {
+        Problem::new(
+            span,
+            "Unknown variable",
+            format!("There is no variable named {name:?}."),
+        )
+    })
 }
 
 /// The dynamic value, "the unknown value of the dynamic pseudo-type".

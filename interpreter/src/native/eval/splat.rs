@@ -19,10 +19,7 @@ use std::borrow::Cow;
 
 /// Applies the splat's traversal to one element.
 fn each<'a>(splat: &'a Splat, scope: &Scope<'a>, item: &Value) -> Result<Value, Problem> {
-    let child = Scope::SplatItem {
-        parent: scope,
-        item,
-    };
+    let child = scope.splat_item_scope(item);
     eval(&splat.each, &child).map(Cow::into_owned)
 }
 

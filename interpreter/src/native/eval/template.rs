@@ -15,7 +15,7 @@ use super::for_expr::elements;
 use super::operators::predicate;
 use super::{eval, Evaluated, Scope};
 use crate::convert::convert;
-use crate::native::ast::{Expression, Interpolation, Template, TemplatePart};
+use crate::native::ast::{ExpressionKind, Interpolation, Template, TemplatePart};
 use crate::native::Problem;
 use crate::types::Type;
 use crate::value::Value;
@@ -62,11 +62,12 @@ fn append_template<'a>(
         match part {
             // "A template literal is a literal sequence of characters to
             // include in the resulting string."
-            TemplatePart::Literal { text, .. } => output.text.push_str(text),
+            TemplatePart::Literal { text, .. } => output.text.push_str(scope.arena.text(*text)),
             TemplatePart::Interpolation(interpolation) => {
                 append_interpolation(interpolation, scope, output)?
             }
             TemplatePart::If(directive) => {
+                let directive = &scope.arena[*directive];
                 // "The evaluation of the `if` directive is equivalent to the
                 // conditional expression": only the selected template is
                 // evaluated, and an unknown predicate gives an unknown
@@ -83,6 +84,7 @@ fn append_template<'a>(
                 }
             }
             TemplatePart::For(directive) => {
+                let directive = &scope.arena[*directive];
                 // "The evaluation of the `for` directive is equivalent to the
                 // _for expression_ when producing a tuple [...] The elements
                 // of the resulting tuple are all converted to strings and
@@ -96,11 +98,10 @@ fn append_template<'a>(
                     continue;
                 };
                 for (key, value) in &elements {
-                    let child = Scope::Iteration {
-                        parent: scope,
-                        key: directive.key_var.as_ref().map(|k| (&*k.name, key.as_ref())),
-                        value: (&*directive.value_var.name, value),
-                    };
+                    let child = scope.iteration(
+                        directive.key_var.as_ref().map(|k| (&*k.name, key.as_ref())),
+                        (&*directive.value_var.name, value),
+                    );
                     append_template(&directive.body, &child, output)?;
                 }
             }
@@ -134,11 +135,13 @@ fn append_interpolation<'a>(
     // same (its text, or its single interpolation's value, converted to a
     // string), and nested templates cost linear time.
     loop {
-        match expression {
-            Expression::Parenthesized(parenthesized) => expression = &parenthesized.expression,
-            Expression::Template(inner) => match inner.single_interpolation() {
+        match &expression.kind {
+            ExpressionKind::Parenthesized(parenthesized) => {
+                expression = &scope.arena[*parenthesized].expression
+            }
+            ExpressionKind::Template(inner) => match scope.arena[*inner].single_interpolation() {
                 Some(single) => expression = single,
-                None => return append_template(inner, scope, output),
+                None => return append_template(&scope.arena[*inner], scope, output),
             },
             _ => break,
         }

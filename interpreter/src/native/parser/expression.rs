@@ -16,8 +16,8 @@
 use super::term::parse_term;
 use super::Parser;
 use crate::native::ast::{
-    BinaryOperation, BinaryOperator, Conditional, Expression, GetAttr, Index, Literal, Splat,
-    SplatKind, UnaryOperation, UnaryOperator,
+    BinaryOperation, BinaryOperator, Conditional, Expression, ExpressionKind, GetAttr, Index,
+    Literal, Splat, SplatKind, UnaryOperation, UnaryOperator,
 };
 use crate::native::lexer::TokenKind;
 use crate::native::source::Span;
@@ -59,12 +59,16 @@ pub(crate) fn parse_expression(p: &mut Parser) -> Result<Expression, Problem> {
     let false_result = parse_expression(p)?;
     p.leave(1);
     let span = predicate.span().to(false_result.span());
-    Ok(Expression::Conditional(Box::new(Conditional {
-        predicate,
-        true_result,
-        false_result,
+    Ok(p.node(
+        Conditional {
+            predicate,
+            true_result,
+            false_result,
+            span,
+        },
+        ExpressionKind::Conditional,
         span,
-    })))
+    ))
 }
 
 /// The binary operator a token denotes.
@@ -119,12 +123,16 @@ fn parse_binary(p: &mut Parser, min_level: u8) -> Result<Expression, Problem> {
         links += 1;
         let right = parse_binary(p, operator.level() + 1)?;
         let span = left.span().to(right.span());
-        left = Expression::Binary(Box::new(BinaryOperation {
-            operator,
-            left,
-            right,
+        left = p.node(
+            BinaryOperation {
+                operator,
+                left,
+                right,
+                span,
+            },
+            ExpressionKind::Binary,
             span,
-        }));
+        );
     }
     p.leave(links);
     Ok(left)
@@ -152,11 +160,15 @@ fn parse_unary(p: &mut Parser) -> Result<Expression, Problem> {
     let operand = parse_unary(p)?;
     p.leave(1);
     let span = token.span.to(operand.span());
-    Ok(Expression::Unary(Box::new(UnaryOperation {
-        operator,
-        operand,
+    Ok(p.node(
+        UnaryOperation {
+            operator,
+            operand,
+            span,
+        },
+        ExpressionKind::Unary,
         span,
-    })))
+    ))
 }
 
 /// Parses a term and the postfix operators that follow it.
@@ -237,7 +249,7 @@ fn parse_splat(
             open.span.to(close.span)
         }
     };
-    let mut each = Expression::SplatItem(marker_span);
+    let mut each = Expression::new(ExpressionKind::SplatItem, marker_span);
     loop {
         let token = p.peek();
         if !matches!(token.kind, TokenKind::Dot | TokenKind::OpenBracket) {
@@ -259,13 +271,17 @@ fn parse_splat(
         each = parse_traversal_step(p, each)?;
     }
     let span = Span::new(source.span().start, marker_span.end.max(each.span().end));
-    Ok(Expression::Splat(Box::new(Splat {
-        kind,
-        source,
-        each,
-        marker_span,
+    Ok(p.node(
+        Splat {
+            kind,
+            source,
+            each,
+            marker_span,
+            span,
+        },
+        ExpressionKind::Splat,
         span,
-    })))
+    ))
 }
 
 /// Parses `[ key ]` applied to `collection`.
@@ -290,13 +306,17 @@ fn parse_index(p: &mut Parser, collection: Expression) -> Result<Expression, Pro
     p.restore_newlines(saved);
     let operator_span = open.span.to(close.span);
     let span = collection.span().to(close.span);
-    Ok(Expression::Index(Box::new(Index {
-        collection,
-        key,
-        legacy: false,
-        operator_span,
+    Ok(p.node(
+        Index {
+            collection,
+            key,
+            legacy: false,
+            operator_span,
+            span,
+        },
+        ExpressionKind::Index,
         span,
-    })))
+    ))
 }
 
 /// Parses `.name` or the legacy index `.0` applied to `operand`.
@@ -322,12 +342,17 @@ fn parse_dot(p: &mut Parser, operand: Expression) -> Result<Expression, Problem>
             p.next();
             let operator_span = dot.span.to(token.span);
             let span = operand.span().to(token.span);
-            Ok(Expression::GetAttr(Box::new(GetAttr {
-                object: operand,
-                name: p.name(token),
-                operator_span,
+            let name = p.name(token);
+            Ok(p.node(
+                GetAttr {
+                    object: operand,
+                    name,
+                    operator_span,
+                    span,
+                },
+                ExpressionKind::GetAttr,
                 span,
-            })))
+            ))
         }
         TokenKind::NumberLit => {
             p.next();
@@ -343,16 +368,25 @@ fn parse_dot(p: &mut Parser, operand: Expression) -> Result<Expression, Problem>
                 .map_err(|e| Problem::new(token.span, "Invalid number literal", e.to_string()))?;
             let operator_span = dot.span.to(token.span);
             let span = operand.span().to(token.span);
-            Ok(Expression::Index(Box::new(Index {
-                collection: operand,
-                key: Expression::Literal(Box::new(Literal {
+            let key = p.node(
+                Literal {
                     value: Value::Number(value),
                     span: token.span,
-                })),
-                legacy: true,
-                operator_span,
+                },
+                ExpressionKind::Literal,
+                token.span,
+            );
+            Ok(p.node(
+                Index {
+                    collection: operand,
+                    key,
+                    legacy: true,
+                    operator_span,
+                    span,
+                },
+                ExpressionKind::Index,
                 span,
-            })))
+            ))
         }
         _ => Err(p.unexpected(
             token,

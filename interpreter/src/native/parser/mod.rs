@@ -27,7 +27,10 @@ mod structure;
 mod template;
 mod term;
 
-use super::ast::{Attribute, Block, ConfigFile, Expression, Label, Name, ObjectItem, Template};
+use super::ast::{
+    Arena, Attribute, Block, ConfigFile, Expression, ExpressionKind, Id, Label, Name, Node,
+    ObjectItem, Template,
+};
 use super::lexer::{Invalid, Lexer, StartMode, Token, TokenKind};
 use super::source::Span;
 use super::Problem;
@@ -39,9 +42,11 @@ use std::collections::{HashMap, VecDeque};
 /// random, still resists inputs crafted to collide.
 pub(super) type NameHasher = foldhash::fast::RandomState;
 
-/// What a parse produced, and the deepest nesting it reached.
+/// What a parse produced: the root of the tree, the tree's nodes, and the
+/// deepest nesting it reached.
 pub(crate) struct ParseOutput<T> {
     pub tree: T,
+    pub arena: Arena,
     pub depth: usize,
 }
 
@@ -125,8 +130,8 @@ pub(crate) struct Parser<'s> {
     attributes: Vec<Attribute>,
     blocks: Vec<Block>,
     labels: Vec<Label>,
-    /// The text of the template literal being read (see [`template`]).
-    literal_text: String,
+    /// The tree's nodes, and its template literals' text.
+    arena: Arena,
 }
 
 impl<'s> Parser<'s> {
@@ -152,13 +157,14 @@ impl<'s> Parser<'s> {
             attributes: Vec::new(),
             blocks: Vec::new(),
             labels: Vec::new(),
-            literal_text: String::new(),
+            arena: Arena::default(),
         }
     }
 
-    fn output<T>(&self, tree: T) -> ParseOutput<T> {
+    fn output<T>(self, tree: T) -> ParseOutput<T> {
         ParseOutput {
             tree,
+            arena: self.arena,
             depth: self.max_depth,
         }
     }
@@ -232,6 +238,17 @@ impl<'s> Parser<'s> {
         let name = Name::from(text);
         self.names.insert(text, name.clone());
         name
+    }
+
+    /// Adds a node to the tree, and returns the expression of `kind` that
+    /// refers to it.
+    fn node<T: Node>(
+        &mut self,
+        node: T,
+        kind: fn(Id<T>) -> ExpressionKind,
+        span: Span,
+    ) -> Expression {
+        Expression::new(kind(self.arena.add(node)), span)
     }
 
     /// Moves the list that starts at `base` off the top of a scratch

@@ -15,8 +15,8 @@ use super::expression::parse_expression;
 use super::template::parse_template_expression;
 use super::Parser;
 use crate::native::ast::{
-    Expression, ForExpr, FunctionCall, Identifier, Literal, Object, ObjectItem, ObjectKey,
-    Parenthesized, SmallInteger, Tuple, Variable,
+    Expression, ExpressionKind, ForExpr, FunctionCall, Identifier, Literal, Object, ObjectItem,
+    ObjectKey, Parenthesized, Tuple,
 };
 use crate::native::lexer::{Token, TokenKind};
 use crate::native::Problem;
@@ -58,9 +58,11 @@ pub(super) fn parse_term(p: &mut Parser) -> Result<Expression, Problem> {
             p.restore_newlines(saved);
             Ok(object)
         }
-        TokenKind::OpenQuote | TokenKind::HeredocOpen { .. } => Ok(Expression::Template(Box::new(
-            parse_template_expression(p)?,
-        ))),
+        TokenKind::OpenQuote | TokenKind::HeredocOpen { .. } => {
+            let template = parse_template_expression(p)?;
+            let span = template.span;
+            Ok(p.node(template, ExpressionKind::Template, span))
+        }
         TokenKind::Eof => Err(Problem::new(
             token.span,
             "Missing expression",
@@ -93,10 +95,10 @@ fn parse_number(p: &mut Parser) -> Result<Expression, Problem> {
         .then(|| text.parse::<i64>().ok())
         .flatten()
     {
-        return Ok(Expression::SmallInteger(SmallInteger {
-            value,
-            span: token.span,
-        }));
+        return Ok(Expression::new(
+            ExpressionKind::SmallInteger(value),
+            token.span,
+        ));
     }
     let number = Number::parse_decimal(text, true).map_err(|e| {
         Problem::new(
@@ -105,10 +107,14 @@ fn parse_number(p: &mut Parser) -> Result<Expression, Problem> {
             format!("This number literal cannot be represented: {e}."),
         )
     })?;
-    Ok(Expression::Literal(Box::new(Literal {
-        value: Value::Number(number),
-        span: token.span,
-    })))
+    Ok(p.node(
+        Literal {
+            value: Value::Number(number),
+            span: token.span,
+        },
+        ExpressionKind::Literal,
+        token.span,
+    ))
 }
 
 /// Parses a term that starts with an identifier: a keyword literal, a
@@ -138,16 +144,20 @@ fn parse_identifier_term(p: &mut Parser) -> Result<Expression, Problem> {
         "false" => Value::Bool(false),
         "null" => Value::Null(Type::Dynamic),
         _ => {
-            return Ok(Expression::Variable(Variable {
-                name: p.name(token),
-                span: token.span,
-            }))
+            return Ok(Expression::new(
+                ExpressionKind::Variable(p.name(token)),
+                token.span,
+            ))
         }
     };
-    Ok(Expression::Literal(Box::new(Literal {
-        value: literal,
-        span: token.span,
-    })))
+    Ok(p.node(
+        Literal {
+            value: literal,
+            span: token.span,
+        },
+        ExpressionKind::Literal,
+        token.span,
+    ))
 }
 
 /// Parses `( Expression )`.
@@ -163,10 +173,12 @@ fn parse_parenthesized(p: &mut Parser) -> Result<Expression, Problem> {
         "Expected a closing parenthesis to terminate the expression.",
     )?;
     p.restore_newlines(saved);
-    Ok(Expression::Parenthesized(Box::new(Parenthesized {
-        expression,
-        span: open.span.to(close.span),
-    })))
+    let span = open.span.to(close.span);
+    Ok(p.node(
+        Parenthesized { expression, span },
+        ExpressionKind::Parenthesized,
+        span,
+    ))
 }
 
 /// Parses a function call, the name already read.
@@ -233,15 +245,17 @@ fn parse_function_call(p: &mut Parser, name: Token) -> Result<Expression, Proble
         };
         p.restore_newlines(saved);
         let arguments = Parser::take_list(&mut p.expressions, base);
-        Ok(Expression::FunctionCall(Box::new(FunctionCall {
+        let span = name.span.to(close.span);
+        let call = FunctionCall {
             name: p.name(name),
             name_span: name.span,
             arguments,
             expand_final,
             open_span: name.span.to(open.span),
             close_paren_span: close.span,
-            span: name.span.to(close.span),
-        })))
+            span,
+        };
+        Ok(p.node(call, ExpressionKind::FunctionCall, span))
     }
 }
 
@@ -293,10 +307,9 @@ fn parse_tuple(p: &mut Parser) -> Result<Expression, Problem> {
             }
         }
     };
-    Ok(Expression::Tuple(Box::new(Tuple {
-        elements: Parser::take_list(&mut p.expressions, base),
-        span: open.span.to(close.span),
-    })))
+    let span = open.span.to(close.span);
+    let elements = Parser::take_list(&mut p.expressions, base);
+    Ok(p.node(Tuple { elements, span }, ExpressionKind::Tuple, span))
 }
 
 /// Parses an object constructor or an object `for` expression, newlines
@@ -384,10 +397,9 @@ fn parse_object(p: &mut Parser) -> Result<Expression, Problem> {
                 }
             }
         };
-    Ok(Expression::Object(Box::new(Object {
-        items: Parser::take_list(&mut p.object_items, base),
-        span: open.span.to(close.span),
-    })))
+    let span = open.span.to(close.span);
+    let items = Parser::take_list(&mut p.object_items, base);
+    Ok(p.node(Object { items, span }, ExpressionKind::Object, span))
 }
 
 /// Parses the key of an object constructor element.
@@ -486,7 +498,8 @@ fn parse_for(p: &mut Parser, open: Token, form: ForForm) -> Result<Expression, P
             "A key expression (\"key => value\") is required when building an object.",
         ));
     }
-    Ok(Expression::For(Box::new(ForExpr {
+    let span = open.span.to(close.span);
+    let for_expr = ForExpr {
         key_var,
         value_var,
         collection,
@@ -494,8 +507,9 @@ fn parse_for(p: &mut Parser, open: Token, form: ForForm) -> Result<Expression, P
         value,
         grouping,
         condition,
-        span: open.span.to(close.span),
-    })))
+        span,
+    };
+    Ok(p.node(for_expr, ExpressionKind::For, span))
 }
 
 /// Consumes an identifier, or reports an invalid `for` expression.

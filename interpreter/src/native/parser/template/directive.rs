@@ -113,6 +113,7 @@ enum OpenDirective {
 ///
 /// Spec: hclsyntax-spec.md § Template If Directive, § Template For Directive
 pub(super) fn build_template(
+    p: &mut Parser,
     items: &mut Vec<Item>,
     span: Span,
     end_span: Span,
@@ -123,11 +124,7 @@ pub(super) fn build_template(
     let mut body_start = span.start;
     for item in items.drain(..) {
         match item {
-            Item::Literal { mut text, span } => {
-                // Strip markers may have shortened it: keep no spare bytes.
-                text.shrink_to_fit();
-                parts.push(TemplatePart::Literal { text, span })
-            }
+            Item::Literal { text, span } => parts.push(TemplatePart::Literal { text, span }),
             Item::Interpolation { interpolation, .. } => {
                 parts.push(TemplatePart::Interpolation(interpolation))
             }
@@ -205,12 +202,13 @@ pub(super) fn build_template(
                             },
                         ),
                     };
-                    parts.push(TemplatePart::If(Box::new(TemplateIf {
+                    let directive = p.arena.add(TemplateIf {
                         condition,
                         then_template,
                         else_template,
                         span: span.to(end),
-                    })));
+                    });
+                    parts.push(TemplatePart::If(directive));
                     body_start = end.end;
                 }
                 other => {
@@ -230,13 +228,14 @@ pub(super) fn build_template(
                         parts: std::mem::replace(&mut parts, outer),
                         span: Span::new(body_start, end.start),
                     };
-                    parts.push(TemplatePart::For(Box::new(TemplateFor {
+                    let directive = p.arena.add(TemplateFor {
                         key_var,
                         value_var,
                         collection,
                         body,
                         span: span.to(end),
-                    })));
+                    });
+                    parts.push(TemplatePart::For(directive));
                     body_start = end.end;
                 }
                 other => {

@@ -25,20 +25,24 @@ fn is_unicode_space(c: char) -> bool {
 /// "Stripping is done at syntax level rather than value level": only
 /// literal text is trimmed, never an interpolation's value.
 ///
+/// The literals are ranges of `buffer`; stripping shortens the ranges.
+///
 /// Spec: hclsyntax-spec.md § Template Literals
-pub(super) fn apply_strip_markers(items: &mut [Item]) {
+pub(super) fn apply_strip_markers(items: &mut [Item], buffer: &str) {
     for i in 0..items.len() {
         let strip = items[i].strip();
         if strip.before && i > 0 {
             if let Item::Literal { text, .. } = &mut items[i - 1] {
-                let kept = text.trim_end_matches(is_unicode_space).len();
-                text.truncate(kept);
+                let kept = buffer[text.start..text.end]
+                    .trim_end_matches(is_unicode_space)
+                    .len();
+                text.end = text.start + kept;
             }
         }
         if strip.after {
             if let Some(Item::Literal { text, .. }) = items.get_mut(i + 1) {
-                let removed = text.len() - text.trim_start_matches(is_unicode_space).len();
-                text.drain(..removed);
+                let literal = &buffer[text.start..text.end];
+                text.start += literal.len() - literal.trim_start_matches(is_unicode_space).len();
             }
         }
     }
@@ -63,9 +67,11 @@ pub(super) fn apply_strip_markers(items: &mut [Item]) {
 ///   after a sequence in the middle of a line, nor interpolated values.
 ///
 /// The rule applies to the template's source lines, before strip markers.
+/// The literals are ranges of the tree's `text`; the text each keeps is
+/// appended to it, and its range moved there.
 ///
 /// Spec: hclsyntax-spec.md § Template Expressions
-pub(super) fn flush_heredoc(items: &mut [Item]) {
+pub(super) fn flush_heredoc(items: &mut [Item], buffer: &mut String) {
     let mut minimum: Option<usize> = None;
     let mut at_line_start = true;
     for item in items.iter() {
@@ -77,6 +83,7 @@ pub(super) fn flush_heredoc(items: &mut [Item]) {
             at_line_start = false;
             continue;
         };
+        let text = &buffer[text.start..text.end];
         for start in line_starts(text, at_line_start) {
             if let Some(spaces) = indentation(&text[start..]) {
                 minimum = Some(minimum.map_or(spaces, |m| m.min(spaces)));
@@ -89,36 +96,31 @@ pub(super) fn flush_heredoc(items: &mut [Item]) {
     };
     let mut at_line_start = true;
     for item in items.iter_mut() {
-        let Item::Literal { text, .. } = item else {
+        let Item::Literal { text: range, .. } = item else {
             at_line_start = false;
             continue;
         };
-        let ends_line = text.ends_with('\n');
-        // The text without the removed spaces, built once something is to
-        // be removed (its spare capacity goes when the template is built).
-        let mut trimmed: Option<String> = None;
-        let mut copied = 0;
-        for start in line_starts(text, at_line_start) {
-            if indentation(&text[start..]).is_none() {
-                continue;
+        let (start, end) = (range.start, range.end);
+        let ends_line = buffer[start..end].ends_with('\n');
+        let kept_start = buffer.len();
+        let mut copied = start;
+        let mut line = first_line_start(&buffer[start..end], at_line_start).map(|i| start + i);
+        while let Some(line_start) = line {
+            if indentation(&buffer[line_start..end]).is_some() {
+                let removed: usize = buffer[line_start..end]
+                    .chars()
+                    .take(minimum)
+                    .take_while(|&c| is_indentation(c))
+                    .map(char::len_utf8)
+                    .sum();
+                buffer.extend_from_within(copied..line_start);
+                copied = line_start + removed;
             }
-            let removed: usize = text[start..]
-                .chars()
-                .take(minimum)
-                .take_while(|&c| is_indentation(c))
-                .map(char::len_utf8)
-                .sum();
-            if removed == 0 {
-                continue;
-            }
-            let out = trimmed.get_or_insert_with(|| String::with_capacity(text.len()));
-            out.push_str(&text[copied..start]);
-            copied = start + removed;
+            line = next_line_start(&buffer[start..end], line_start - start).map(|i| start + i);
         }
-        if let Some(mut out) = trimmed {
-            out.push_str(&text[copied..]);
-            *text = out;
-        }
+        buffer.extend_from_within(copied..range.end);
+        range.start = kept_start;
+        range.end = buffer.len();
         at_line_start = ends_line;
     }
 }
@@ -142,11 +144,23 @@ fn indentation(line: &str) -> Option<usize> {
 /// literal's end (a line that starts there starts with the next item, or
 /// is the heredoc's closing line).
 fn line_starts(text: &str, at_line_start: bool) -> impl Iterator<Item = usize> + '_ {
-    let first = (at_line_start && !text.is_empty()).then_some(0);
-    first.into_iter().chain(
-        text.bytes()
-            .enumerate()
-            .filter(move |&(i, b)| b == b'\n' && i + 1 < text.len())
-            .map(|(i, _)| i + 1),
-    )
+    std::iter::successors(first_line_start(text, at_line_start), |&line| {
+        next_line_start(text, line)
+    })
+}
+
+/// The first of [`line_starts`].
+fn first_line_start(text: &str, at_line_start: bool) -> Option<usize> {
+    if at_line_start && !text.is_empty() {
+        Some(0)
+    } else {
+        next_line_start(text, 0)
+    }
+}
+
+/// The start of the line after the one that holds offset `from` of a
+/// literal, unless that is the literal's end.
+fn next_line_start(text: &str, from: usize) -> Option<usize> {
+    let newline = text.get(from..)?.find('\n')?;
+    Some(from + newline + 1).filter(|&start| start < text.len())
 }

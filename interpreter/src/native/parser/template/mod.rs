@@ -26,7 +26,7 @@ use literal::{apply_strip_markers, flush_heredoc};
 
 use super::expression::parse_expression;
 use super::Parser;
-use crate::native::ast::{Expression, Identifier, Interpolation, Template};
+use crate::native::ast::{Expression, Identifier, Interpolation, Template, TextRange};
 use crate::native::lexer::{decode_escape, Token, TokenKind};
 use crate::native::source::Span;
 use crate::native::Problem;
@@ -41,8 +41,9 @@ pub(super) struct Strip {
 
 /// A template element before directives are matched.
 pub(super) enum Item {
+    /// Literal text: a range of the tree's text.
     Literal {
-        text: String,
+        text: TextRange,
         span: Span,
     },
     Interpolation {
@@ -120,10 +121,10 @@ pub(super) fn parse_template_expression(p: &mut Parser) -> Result<Template, Prob
     };
     let (mut items, close) = collect_items(p, end)?;
     if flush {
-        flush_heredoc(&mut items);
+        flush_heredoc(&mut items, &mut p.arena.text);
     }
-    apply_strip_markers(&mut items);
-    let template = build_template(&mut items, open.span.to(close.span), close.span);
+    apply_strip_markers(&mut items, &p.arena.text);
+    let template = build_template(p, &mut items, open.span.to(close.span), close.span);
     p.template_items = items;
     template
 }
@@ -133,8 +134,8 @@ pub(super) fn parse_template_expression(p: &mut Parser) -> Result<Template, Prob
 /// Spec: hclsyntax-spec.md § Templates
 pub(super) fn parse_template_file(p: &mut Parser) -> Result<Template, Problem> {
     let (mut items, close) = collect_items(p, End::File)?;
-    apply_strip_markers(&mut items);
-    build_template(&mut items, Span::new(0, close.span.end), close.span)
+    apply_strip_markers(&mut items, &p.arena.text);
+    build_template(p, &mut items, Span::new(0, close.span.end), close.span)
 }
 
 /// Step 1: reads the template's tokens up to and including its end.
@@ -144,23 +145,27 @@ pub(super) fn parse_template_file(p: &mut Parser) -> Result<Template, Problem> {
 fn collect_items(p: &mut Parser, end: End) -> Result<(Vec<Item>, Token), Problem> {
     let mut items = std::mem::take(&mut p.template_items);
     let mut open_directives = 0;
-    // The span of the literal whose text is being read into
-    // `p.literal_text`: adjacent text and escapes are one literal, stored
-    // once complete.
-    let mut literal: Option<Span> = None;
+    // The span of the literal being read, and where its text starts in the
+    // tree's text: adjacent text and escapes are one literal, stored once
+    // complete.
+    let mut literal: Option<(Span, usize)> = None;
     let close = loop {
         let token = p.next();
         if !matches!(token.kind, TokenKind::Text | TokenKind::Escape) {
             end_literal(p, &mut items, literal.take());
         }
         match token.kind {
-            TokenKind::Text => {
-                p.literal_text.push_str(p.text(token));
-                literal = Some(literal.map_or(token.span, |span| span.to(token.span)));
-            }
-            TokenKind::Escape => {
-                decode_escape(p.text(token), &mut p.literal_text);
-                literal = Some(literal.map_or(token.span, |span| span.to(token.span)));
+            TokenKind::Text | TokenKind::Escape => {
+                let start = p.arena.text.len();
+                if token.kind == TokenKind::Text {
+                    p.arena.text.push_str(p.text(token));
+                } else {
+                    decode_escape(p.text(token), &mut p.arena.text);
+                }
+                literal = Some(match literal {
+                    Some((span, start)) => (span.to(token.span), start),
+                    None => (token.span, start),
+                });
             }
             TokenKind::InterpolationStart { strip } => {
                 items.push(parse_interpolation(p, token, strip, end)?);
@@ -210,16 +215,15 @@ fn collect_items(p: &mut Parser, end: End) -> Result<(Vec<Item>, Token), Problem
     Ok((items, close))
 }
 
-/// Stores the literal read so far, if any, as an item of exactly its
-/// length, and empties the buffer it was read into (which a nested
-/// template then reuses).
-fn end_literal(p: &mut Parser, items: &mut Vec<Item>, literal: Option<Span>) {
-    if let Some(span) = literal {
+/// Stores the literal read so far, if any: its span, and the range of
+/// the tree's text its text was read into.
+fn end_literal(p: &mut Parser, items: &mut Vec<Item>, literal: Option<(Span, usize)>) {
+    if let Some((span, start)) = literal {
+        let end = p.arena.text.len();
         items.push(Item::Literal {
-            text: p.literal_text.as_str().into(),
+            text: TextRange { start, end },
             span,
         });
-        p.literal_text.clear();
     }
 }
 
