@@ -86,12 +86,15 @@ impl<'a> NativeBody<'a> {
             .labels
             .last()
             .map_or(block.type_span.end, |label| label.span.end);
-        let between = self.source.as_bytes().get(after..block.body.span.start);
+        let between = self
+            .source
+            .as_bytes()
+            .get(after as usize..block.body.span.start as usize);
         between
             .unwrap_or_default()
             .iter()
             .position(|&b| b == b'{')
-            .map_or(block.body.span.start, |i| after + i)
+            .map_or(block.body.span.start as usize, |i| after as usize + i)
     }
 
     fn error(&self, span: Span, summary: &str, detail: String) -> Diagnostic {

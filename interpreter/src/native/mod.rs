@@ -31,17 +31,20 @@
 //!   each link of a chain of binary operators or postfix operators (so
 //!   `1 + 1 + ... + 1` with more than that many operators is also
 //!   rejected). Deeper input is a parse error ("Nesting too deep").
-//! - **Stack**: parsing and evaluation run on a dedicated thread with a
-//!   [`STACK_SIZE`] stack (reserved, not committed: only the pages used are
-//!   touched), enough for the deepest accepted input. Should the system
+//! - **Stack**: parsing and evaluation run on a [`STACK_SIZE`] stack of
+//!   their own, switched to on the caller's thread (reserved, not
+//!   committed: only the pages used are touched), enough for the deepest
+//!   accepted input. Should the system
 //!   refuse that stack, smaller ones are tried with proportionally smaller
 //!   nesting limits. A value nested
 //!   100,000 levels deep, such as the result of 100,000 nested brackets,
 //!   is returned to the caller, and dropping, comparing or converting such
 //!   a value recurses through [`Value`]'s own code: callers handling such
 //!   values need a large stack too. The syntax trees of the parse-only
-//!   entry points drop themselves on a large-stack thread ([`Parsed`]).
-//! - **Size**: a source is held in memory with its syntax tree (tokens are
+//!   entry points drop themselves on a large stack ([`Parsed`]).
+//! - **Size**: a source may be at most [`source::MAX_SOURCE_LEN`] bytes
+//!   (4 GiB), since spans hold 32-bit offsets. A source is held in memory
+//!   with its syntax tree (tokens are
 //!   read from the lexer as the parser needs them), about 15 bytes per
 //!   byte of a typical configuration; [`eval_config`] drops each block's
 //!   tree once it is evaluated, so the tree and the result are not both
@@ -78,7 +81,7 @@ pub type Diagnostics = Vec<Diagnostic>;
 /// The deepest nesting accepted (see the module documentation).
 pub const MAX_NESTING_DEPTH: usize = 200_000;
 
-/// The stack of the parsing and evaluation thread: 2 GiB, about 10 KiB per
+/// The stack of parsing and evaluation: 2 GiB, about 10 KiB per
 /// level of [`MAX_NESTING_DEPTH`]. The deepest input of every nesting
 /// construct fits, in debug builds too (`tests.rs` checks it); release
 /// builds use about a third of that.
@@ -185,8 +188,10 @@ pub fn parse_config(source: &str) -> Result<Parsed<ast::ConfigFile>, Diagnostics
 
 /// A syntax tree and the source it was read from.
 ///
-/// A tree as deep as the accepted nesting would overflow a small stack when
-/// dropped, so a deep tree is dropped on a large-stack thread.
+/// The blocks of a configuration file nest as deep as the accepted nesting,
+/// which would overflow a small stack when dropped, so a deep tree is
+/// dropped on a large stack. (Expressions are nodes of the tree's arena,
+/// whose drop is flat.)
 pub struct Parsed<T: Send + 'static> {
     tree: Option<T>,
     arena: ast::Arena,
@@ -245,22 +250,11 @@ impl<T: Send + 'static> Drop for Parsed<T> {
         if self.depth <= SHALLOW_DEPTH {
             return;
         }
-        // The thread is started before the tree is handed over, so that if
-        // it cannot start, the tree is still here to be leaked rather than
-        // dropped on a stack that may be too small.
-        let (sender, receiver) = std::sync::mpsc::channel::<T>();
-        let spawned = std::thread::Builder::new()
-            .name("hcl-native-drop".into())
-            .stack_size(STACK_SIZE)
-            .spawn(move || drop(receiver.recv()));
-        match spawned {
-            Ok(handle) => {
-                if let Err(unsent) = sender.send(tree) {
-                    std::mem::forget(unsent.0);
-                }
-                let _ = handle.join();
-            }
-            Err(_) => std::mem::forget(tree),
+        // Without a large stack, the tree is leaked rather than dropped on
+        // a stack that may be too small.
+        let mut tree = Some(tree);
+        if with_large_stack(|| drop(tree.take())).is_none() {
+            std::mem::forget(tree);
         }
     }
 }
@@ -302,8 +296,8 @@ impl Problem {
     }
 }
 
-/// The parse phase of every entry point: the byte order mark check, then
-/// the parser.
+/// The parse phase of every entry point: the length and byte order mark
+/// checks, then the parser.
 ///
 /// "UTF-8 encoded Unicode byte order marks are not permitted": a leading
 /// U+FEFF is a parse error. (A `&str` is valid UTF-8, so "Invalid or
@@ -316,6 +310,16 @@ fn parse_phase<T>(
     depth_limit: usize,
     parse: fn(&str, usize) -> Result<parser::ParseOutput<T>, Problem>,
 ) -> Result<parser::ParseOutput<T>, Diagnostics> {
+    if source.len() > source::MAX_SOURCE_LEN {
+        return Err(vec![Diagnostic::new(
+            Phase::Parse,
+            "Source too long",
+            format!(
+                "This implementation reads sources of at most {} bytes.",
+                source::MAX_SOURCE_LEN
+            ),
+        )]);
+    }
     if source.starts_with('\u{FEFF}') {
         let problem = Problem::new(
             Span::new(0, '\u{FEFF}'.len_utf8()),
@@ -340,42 +344,49 @@ fn parse_only<T: Send + 'static>(
     })
 }
 
-/// Runs `work` on a thread with a [`STACK_SIZE`] stack, giving it the
-/// nesting limit that stack allows, and returns its result.
+/// Runs `work` on a [`STACK_SIZE`] stack, giving it the nesting limit that
+/// stack allows, and returns its result.
 ///
-/// Should the system refuse so large a stack, smaller ones are tried with
-/// proportionally smaller limits. A failure to start any thread, or a
-/// panic in it (a bug), is reported as a diagnostic rather than
-/// propagated.
-fn on_large_stack<T: Send>(
-    work: impl Fn(usize) -> Result<T, Diagnostics> + Sync,
-) -> Result<T, Diagnostics> {
-    let internal = |why: String| {
+/// The stack is a fresh one switched to on this thread (with the
+/// `stacker` crate, as rustc does for its deep recursion), so that the
+/// work's memory comes from this thread's allocator cache as the caller's
+/// would, and no thread is started. Should the system refuse so large a
+/// stack, smaller ones are tried with proportionally smaller limits. A
+/// failure to get any stack, or a panic in the work (a bug), is reported
+/// as a diagnostic rather than propagated.
+fn on_large_stack<T>(work: impl Fn(usize) -> Result<T, Diagnostics>) -> Result<T, Diagnostics> {
+    let internal = |why: &str| {
         vec![Diagnostic::new(
             Phase::Eval,
             "Internal error of the reference interpreter",
             why,
         )]
     };
-    let mut refusal = String::new();
     for divisor in [1, 8, 64] {
-        let depth_limit = MAX_NESTING_DEPTH / divisor;
-        let outcome = std::thread::scope(|scope| {
-            std::thread::Builder::new()
-                .name("hcl-native".into())
-                .stack_size(STACK_SIZE / divisor)
-                .spawn_scoped(scope, || work(depth_limit))
-                .map(|handle| handle.join())
-        });
+        let started = std::cell::Cell::new(false);
+        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            stacker::grow(STACK_SIZE / divisor, || {
+                started.set(true);
+                work(MAX_NESTING_DEPTH / divisor)
+            })
+        }));
         match outcome {
-            Ok(Ok(result)) => return result,
-            Ok(Err(_)) => return Err(internal("the native syntax thread panicked".into())),
-            Err(error) => refusal = error.to_string(),
+            Ok(result) => return result,
+            Err(_) if started.get() => return Err(internal("the native syntax code panicked")),
+            // The stack could not be had: try a smaller one.
+            Err(_) => {}
         }
     }
-    Err(internal(format!(
-        "could not start the native syntax thread: {refusal}"
-    )))
+    Err(internal("could not allocate a stack for the native syntax"))
+}
+
+/// Runs `f` on a [`STACK_SIZE`] stack, as [`on_large_stack`] does; `None`
+/// if no such stack could be had.
+fn with_large_stack(f: impl FnOnce()) -> Option<()> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        stacker::grow(STACK_SIZE, f)
+    }))
+    .ok()
 }
 
 #[cfg(test)]

@@ -14,15 +14,32 @@ use crate::diagnostic::{Pos, Range};
 use std::sync::OnceLock;
 
 /// A range of source bytes, `start` inclusive, `end` exclusive.
+///
+/// Offsets are held in 32 bits, so that the spans of a syntax tree take
+/// half the room: a source longer than [`MAX_SOURCE_LEN`] is rejected
+/// before it is read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub struct Span {
-    pub start: usize,
-    pub end: usize,
+    pub start: u32,
+    pub end: u32,
 }
 
+/// The longest source the native syntax reads, in bytes (4 GiB - 1).
+pub const MAX_SOURCE_LEN: usize = u32::MAX as usize;
+
 impl Span {
+    /// The span of bytes `start..end` of a source no longer than
+    /// [`MAX_SOURCE_LEN`].
     pub fn new(start: usize, end: usize) -> Span {
-        Span { start, end }
+        Span {
+            start: start as u32,
+            end: end as u32,
+        }
+    }
+
+    /// The bytes of the source the span covers.
+    pub fn range(self) -> std::ops::Range<usize> {
+        self.start as usize..self.end as usize
     }
 
     /// The empty span at `offset`.
@@ -32,7 +49,10 @@ impl Span {
 
     /// The span from the start of `self` to the end of `other`.
     pub fn to(self, other: Span) -> Span {
-        Span::new(self.start, other.end.max(self.start))
+        Span {
+            start: self.start,
+            end: other.end.max(self.start),
+        }
     }
 }
 
@@ -99,8 +119,8 @@ impl LineIndex {
     /// The source range of a span.
     pub fn range(&self, span: Span) -> Range {
         Range {
-            start: self.pos(span.start),
-            end: self.pos(span.end),
+            start: self.pos(span.start as usize),
+            end: self.pos(span.end as usize),
         }
     }
 }

@@ -15,7 +15,9 @@
 //! a tuple constructor, so none of the analyses applies to it.
 //! SPEC-GAP(spec-notes/gaps/static-analysis-parentheses.md)
 
-use super::ast::{Arena, Expression, ExpressionKind, FunctionCall, ObjectItem, ObjectKey, TemplatePart};
+use super::ast::{
+    Arena, Expression, ExpressionKind, FunctionCall, ObjectItem, ObjectKey, TemplatePart,
+};
 use super::source::Span;
 use super::Parsed;
 use crate::diagnostic::{Diagnostic, Phase, Range};
@@ -93,12 +95,14 @@ pub(crate) fn list_elements<'a>(
 ///
 /// Spec: hclsyntax-spec.md § Static Map
 fn static_map(parsed: &Parsed<Expression>) -> Option<StaticResult> {
-    let pairs = map_items(parsed.tree(), parsed.arena())?.iter().map(|item| {
-        (
-            parsed.range(item.key.span()),
-            parsed.range(item.value.span()),
-        )
-    });
+    let pairs = map_items(parsed.tree(), parsed.arena())?
+        .iter()
+        .map(|item| {
+            (
+                parsed.range(item.key.span()),
+                parsed.range(item.value.span()),
+            )
+        });
     Some(StaticResult::Map(pairs.collect()))
 }
 
@@ -146,7 +150,10 @@ fn static_call(parsed: &Parsed<Expression>) -> Option<StaticResult> {
 /// `...`) and their parentheses.
 ///
 /// Spec: hclsyntax-spec.md § Static Call
-pub(crate) fn call_parts<'a>(expression: &Expression, arena: &'a Arena) -> Option<&'a FunctionCall> {
+pub(crate) fn call_parts<'a>(
+    expression: &Expression,
+    arena: &'a Arena,
+) -> Option<&'a FunctionCall> {
     match expression.kind {
         ExpressionKind::FunctionCall(call) => Some(&arena[call]),
         _ => None,
@@ -295,7 +302,7 @@ fn whole_range(parsed: &Parsed<Expression>) -> Range {
 }
 
 fn source_text(parsed: &Parsed<Expression>, span: Span) -> &str {
-    &parsed.source()[span.start..span.end]
+    &parsed.source()[span.range()]
 }
 
 #[cfg(test)]

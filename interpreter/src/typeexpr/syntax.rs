@@ -161,13 +161,14 @@ impl Reader<'_> {
     fn type_constructor(&mut self, call: &FunctionCall, depth: usize) -> Option<Type> {
         let name: &str = &call.name;
         // From the opening parenthesis to the closing one.
-        let arguments_span = Span::new(
-            call.open_span
+        let arguments_span = Span {
+            start: call
+                .open_span
                 .end
                 .saturating_sub(1)
                 .max(call.open_span.start),
-            call.close_paren_span.end,
-        );
+            end: call.close_paren_span.end,
+        };
         match name {
             "string" | "bool" | "number" | "any" => {
                 return self.fail(

@@ -94,7 +94,10 @@ impl Expression {
     pub fn start_span(&self, arena: &Arena) -> Span {
         let mut expression = self;
         loop {
-            let opening = |span: Span| Span::new(span.start, (span.start + 1).min(span.end));
+            let opening = |span: Span| Span {
+                end: (span.start + 1).min(span.end),
+                ..span
+            };
             return match &expression.kind {
                 ExpressionKind::Tuple(_) | ExpressionKind::Object(_) | ExpressionKind::For(_) => {
                     opening(expression.span)

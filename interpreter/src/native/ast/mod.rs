@@ -83,6 +83,27 @@ impl Arena {
         }
     }
 
+    /// Gives back the room the lists grew into but did not use (once the
+    /// tree is complete).
+    pub fn shrink_to_fit(&mut self) {
+        self.literals.shrink_to_fit();
+        self.tuples.shrink_to_fit();
+        self.objects.shrink_to_fit();
+        self.templates.shrink_to_fit();
+        self.calls.shrink_to_fit();
+        self.fors.shrink_to_fit();
+        self.indexes.shrink_to_fit();
+        self.get_attrs.shrink_to_fit();
+        self.splats.shrink_to_fit();
+        self.parenthesized.shrink_to_fit();
+        self.unary.shrink_to_fit();
+        self.binary.shrink_to_fit();
+        self.conditionals.shrink_to_fit();
+        self.template_ifs.shrink_to_fit();
+        self.template_fors.shrink_to_fit();
+        self.text.shrink_to_fit();
+    }
+
     /// The text of a template literal.
     pub fn text(&self, range: TextRange) -> &str {
         self.text.get(range.start..range.end).unwrap_or("")

@@ -52,7 +52,10 @@ pub struct TextRange {
 pub enum TemplatePart {
     /// Literal text, escapes decoded: a range of the tree's
     /// [`super::Arena::text`].
-    Literal { text: TextRange, span: Span },
+    Literal {
+        text: TextRange,
+        span: Span,
+    },
     Interpolation(Interpolation),
     If(Id<TemplateIf>),
     For(Id<TemplateFor>),

@@ -42,12 +42,12 @@ pub(super) fn header(lexer: &mut Lexer) {
     let identifier = identifier_len(&lexer.source[identifier_start..])
         .map(|len| Span::new(identifier_start, identifier_start + len));
     let newline = identifier.and_then(|identifier| {
-        lexer.pos = identifier.end;
+        lexer.pos = identifier.end as usize;
         lexer.newline_len()
     });
     match (identifier, newline) {
         (Some(identifier), Some(newline)) => {
-            lexer.pos = identifier.end + newline;
+            lexer.pos = identifier.end as usize + newline;
             lexer.emit(TokenKind::HeredocOpen { flush }, start);
             lexer.push(Mode::Heredoc { identifier, flush });
         }
@@ -95,7 +95,7 @@ pub(super) fn step(lexer: &mut Lexer, identifier: Span, flush: bool) {
 /// mode.
 fn closing_marker(lexer: &mut Lexer, identifier: Span, flush: bool) -> bool {
     let start = lexer.pos;
-    let name = &lexer.source[identifier.start..identifier.end];
+    let name = &lexer.source[identifier.range()];
     let mut at = start;
     if flush {
         at += lexer.source[at..]

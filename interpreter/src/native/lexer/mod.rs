@@ -225,7 +225,9 @@ pub struct Lexer<'s> {
 }
 
 /// Splits a source text into tokens, the last of which is
-/// [`TokenKind::Eof`].
+/// [`TokenKind::Eof`]. The source may be at most
+/// [`super::source::MAX_SOURCE_LEN`] bytes long (the spans of a longer one
+/// would be wrong).
 pub fn lex(source: &str, start: StartMode) -> Vec<Token> {
     let mut lexer = Lexer::new(source, start);
     let mut tokens = Vec::new();

@@ -8,10 +8,13 @@ use super::{lex, Invalid, StartMode, TokenKind};
 fn tokens(source: &str, start: StartMode) -> Vec<(TokenKind, &str)> {
     let tokens = lex(source, start);
     assert_eq!(tokens.last().map(|t| t.kind), Some(Eof));
-    assert_eq!(tokens.last().map(|t| t.span.end), Some(source.len()));
+    assert_eq!(
+        tokens.last().map(|t| t.span.end as usize),
+        Some(source.len())
+    );
     tokens[..tokens.len() - 1]
         .iter()
-        .map(|t| (t.kind, &source[t.span.start..t.span.end]))
+        .map(|t| (t.kind, &source[t.span.range()]))
         .collect()
 }
 

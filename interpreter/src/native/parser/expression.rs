@@ -270,7 +270,10 @@ fn parse_splat(
         *links += 1;
         each = parse_traversal_step(p, each)?;
     }
-    let span = Span::new(source.span().start, marker_span.end.max(each.span().end));
+    let span = Span {
+        start: source.span().start,
+        end: marker_span.end.max(each.span().end),
+    };
     Ok(p.node(
         Splat {
             kind,

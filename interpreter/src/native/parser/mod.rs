@@ -132,6 +132,8 @@ pub(crate) struct Parser<'s> {
     labels: Vec<Label>,
     /// The tree's nodes, and its template literals' text.
     arena: Arena,
+    /// Room for the text a `<<-` heredoc's literal keeps (see [`template`]).
+    flush_text: String,
 }
 
 impl<'s> Parser<'s> {
@@ -158,10 +160,12 @@ impl<'s> Parser<'s> {
             blocks: Vec::new(),
             labels: Vec::new(),
             arena: Arena::default(),
+            flush_text: String::new(),
         }
     }
 
-    fn output<T>(self, tree: T) -> ParseOutput<T> {
+    fn output<T>(mut self, tree: T) -> ParseOutput<T> {
+        self.arena.shrink_to_fit();
         ParseOutput {
             tree,
             arena: self.arena,
@@ -259,7 +263,7 @@ impl<'s> Parser<'s> {
 
     /// The source text of a span.
     fn text_of(&self, span: Span) -> &'s str {
-        &self.source[span.start..span.end]
+        &self.source[span.range()]
     }
 
     /// Whether the next token is the identifier `keyword`.
@@ -312,7 +316,10 @@ impl<'s> Parser<'s> {
             // A bad heredoc header is reported at its first `<`, as
             // hashicorp/hcl places it.
             TokenKind::Invalid(invalid @ Invalid::HeredocHeader) => Problem::new(
-                Span::new(token.span.start, token.span.start + 1),
+                Span {
+                    end: token.span.start + 1,
+                    ..token.span
+                },
                 invalid.summary(),
                 invalid.detail(),
             ),

@@ -162,7 +162,10 @@ pub(super) fn build_template(
                 }) => {
                     *then_parts = Some((
                         std::mem::take(&mut parts),
-                        Span::new(body_start, span.start),
+                        Span {
+                            start: body_start,
+                            end: span.start,
+                        },
                     ));
                     body_start = span.end;
                 }
@@ -184,7 +187,10 @@ pub(super) fn build_template(
                 }) => {
                     let body = Template {
                         parts: std::mem::replace(&mut parts, outer),
-                        span: Span::new(body_start, end.start),
+                        span: Span {
+                            start: body_start,
+                            end: end.start,
+                        },
                     };
                     let (then_template, else_template) = match then_parts {
                         Some((then_parts, then_span)) => (
@@ -198,7 +204,10 @@ pub(super) fn build_template(
                             body,
                             Template {
                                 parts: Vec::new(),
-                                span: Span::at(end.start),
+                                span: Span {
+                                    start: end.start,
+                                    end: end.start,
+                                },
                             },
                         ),
                     };
@@ -226,7 +235,10 @@ pub(super) fn build_template(
                 }) => {
                     let body = Template {
                         parts: std::mem::replace(&mut parts, outer),
-                        span: Span::new(body_start, end.start),
+                        span: Span {
+                            start: body_start,
+                            end: end.start,
+                        },
                     };
                     let directive = p.arena.add(TemplateFor {
                         key_var,

@@ -68,10 +68,11 @@ pub(super) fn apply_strip_markers(items: &mut [Item], buffer: &str) {
 ///
 /// The rule applies to the template's source lines, before strip markers.
 /// The literals are ranges of the tree's `text`; the text each keeps is
-/// appended to it, and its range moved there.
+/// gathered in `scratch`, then appended to the tree's text, and its range
+/// moved there.
 ///
 /// Spec: hclsyntax-spec.md § Template Expressions
-pub(super) fn flush_heredoc(items: &mut [Item], buffer: &mut String) {
+pub(super) fn flush_heredoc(items: &mut [Item], buffer: &mut String, scratch: &mut String) {
     let mut minimum: Option<usize> = None;
     let mut at_line_start = true;
     for item in items.iter() {
@@ -102,7 +103,7 @@ pub(super) fn flush_heredoc(items: &mut [Item], buffer: &mut String) {
         };
         let (start, end) = (range.start, range.end);
         let ends_line = buffer[start..end].ends_with('\n');
-        let kept_start = buffer.len();
+        scratch.clear();
         let mut copied = start;
         let mut line = first_line_start(&buffer[start..end], at_line_start).map(|i| start + i);
         while let Some(line_start) = line {
@@ -113,13 +114,14 @@ pub(super) fn flush_heredoc(items: &mut [Item], buffer: &mut String) {
                     .take_while(|&c| is_indentation(c))
                     .map(char::len_utf8)
                     .sum();
-                buffer.extend_from_within(copied..line_start);
+                scratch.push_str(&buffer[copied..line_start]);
                 copied = line_start + removed;
             }
             line = next_line_start(&buffer[start..end], line_start - start).map(|i| start + i);
         }
-        buffer.extend_from_within(copied..range.end);
-        range.start = kept_start;
+        scratch.push_str(&buffer[copied..end]);
+        range.start = buffer.len();
+        buffer.push_str(scratch);
         range.end = buffer.len();
         at_line_start = ends_line;
     }

@@ -121,7 +121,7 @@ pub(super) fn parse_template_expression(p: &mut Parser) -> Result<Template, Prob
     };
     let (mut items, close) = collect_items(p, end)?;
     if flush {
-        flush_heredoc(&mut items, &mut p.arena.text);
+        flush_heredoc(&mut items, &mut p.arena.text, &mut p.flush_text);
     }
     apply_strip_markers(&mut items, &p.arena.text);
     let template = build_template(p, &mut items, open.span.to(close.span), close.span);
@@ -135,7 +135,11 @@ pub(super) fn parse_template_expression(p: &mut Parser) -> Result<Template, Prob
 pub(super) fn parse_template_file(p: &mut Parser) -> Result<Template, Problem> {
     let (mut items, close) = collect_items(p, End::File)?;
     apply_strip_markers(&mut items, &p.arena.text);
-    build_template(p, &mut items, Span::new(0, close.span.end), close.span)
+    let span = Span {
+        start: 0,
+        end: close.span.end,
+    };
+    build_template(p, &mut items, span, close.span)
 }
 
 /// Step 1: reads the template's tokens up to and including its end.
