@@ -362,7 +362,7 @@ fn evaluate_labels(labels: &Expression, scope: &Scope) -> Result<Vec<String>, Pr
     };
     let element_span = |i: usize| match labels.kind {
         ExpressionKind::Tuple(tuple) if scope.arena[tuple].elements.len() == elements.len() => {
-            scope.arena[tuple].elements[i].span()
+            scope.arena[scope.arena[tuple].elements][i].span()
         }
         _ => labels.span(),
     };

@@ -72,7 +72,7 @@ pub(crate) fn list_elements<'a>(
     arena: &'a Arena,
 ) -> Option<&'a [Expression]> {
     match expression.kind {
-        ExpressionKind::Tuple(tuple) => Some(&arena[tuple].elements),
+        ExpressionKind::Tuple(tuple) => Some(&arena[arena[tuple].elements]),
         _ => None,
     }
 }
@@ -112,7 +112,7 @@ fn static_map(parsed: &Parsed<Expression>) -> Option<StaticResult> {
 /// Spec: hclsyntax-spec.md § Static Map
 pub(crate) fn map_items<'a>(expression: &Expression, arena: &'a Arena) -> Option<&'a [ObjectItem]> {
     match expression.kind {
-        ExpressionKind::Object(object) => Some(&arena[object].items),
+        ExpressionKind::Object(object) => Some(&arena[arena[object].items]),
         _ => None,
     }
 }
@@ -138,7 +138,9 @@ pub(crate) fn map_items<'a>(expression: &Expression, arena: &'a Arena) -> Option
 /// Spec: hclsyntax-spec.md § Static Call
 fn static_call(parsed: &Parsed<Expression>) -> Option<StaticResult> {
     let call = call_parts(parsed.tree(), parsed.arena())?;
-    let arguments = call.arguments.iter().map(|e| parsed.range(e.span()));
+    let arguments = parsed.arena()[call.arguments]
+        .iter()
+        .map(|e| parsed.range(e.span()));
     Some(StaticResult::Call {
         name: source_text(parsed, call.name_span).to_string(),
         arguments: arguments.collect(),
@@ -265,7 +267,7 @@ fn constant_index_key(key: &Expression, arena: &Arena) -> Option<Value> {
         ExpressionKind::SmallInteger(integer) => Some(Value::Number(Number::from_i64(integer))),
         ExpressionKind::Template(template) => {
             let mut text = String::new();
-            for part in &arena[template].parts {
+            for part in &arena[arena[template].parts] {
                 match part {
                     TemplatePart::Literal { text: literal, .. } => {
                         text.push_str(arena.text(*literal))

@@ -186,7 +186,7 @@ impl Reader<'_> {
                 )
             }
         }
-        let argument = match call.arguments.as_slice() {
+        let argument = match &self.arena[call.arguments] {
             [argument] => argument,
             [] => {
                 return self.fail(

@@ -2,7 +2,7 @@
 //!
 //! Spec: hclsyntax-spec.md § Expressions
 
-use super::{Arena, BinaryOperation, Conditional, Id, Template, UnaryOperation};
+use super::{Arena, BinaryOperation, Conditional, Id, List, Template, UnaryOperation};
 use crate::native::source::Span;
 use crate::value::Value;
 
@@ -161,7 +161,7 @@ pub struct Literal {
 /// Spec: hclsyntax-spec.md § Collection Values
 #[derive(Debug)]
 pub struct Tuple {
-    pub elements: Vec<Expression>,
+    pub elements: List<Expression>,
     pub span: Span,
 }
 
@@ -177,7 +177,7 @@ pub struct Tuple {
 /// Spec: hclsyntax-spec.md § Collection Values
 #[derive(Debug)]
 pub struct Object {
-    pub items: Vec<ObjectItem>,
+    pub items: List<ObjectItem>,
     pub span: Span,
 }
 
@@ -235,7 +235,7 @@ pub struct Identifier {
 pub struct FunctionCall {
     pub name: Name,
     pub name_span: Span,
-    pub arguments: Vec<Expression>,
+    pub arguments: List<Expression>,
     /// Whether the final argument is followed by `...`.
     pub expand_final: bool,
     /// From the name to the opening parenthesis.

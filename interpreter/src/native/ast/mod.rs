@@ -9,8 +9,10 @@
 //!
 //! Every node keeps the `Span` of the source it was read from. An
 //! [`Expression`] holds its span and, for most kinds, the [`Id`] of a node
-//! in the tree's [`Arena`], one list per kind of node: a tree is a few
-//! long lists rather than a heap allocation per node, so that building it
+//! in the tree's [`Arena`], one list per kind of node; the elements of a
+//! tuple, the arguments of a call, the items of an object and the parts of
+//! a template are [`List`]s, runs of one long list of the arena. A tree is
+//! a few long lists rather than a heap allocation per node, so that building it
 //! costs little, dropping it is flat (no recursion, whatever the nesting)
 //! and quick, and it takes little memory. The text of every template
 //! literal is in one string of the arena too. Identifiers are [`Name`]s,
@@ -67,6 +69,9 @@ pub struct Arena {
     conditionals: Vec<Conditional>,
     template_ifs: Vec<TemplateIf>,
     template_fors: Vec<TemplateFor>,
+    expression_lists: Vec<Expression>,
+    object_item_lists: Vec<ObjectItem>,
+    template_part_lists: Vec<TemplatePart>,
     /// The text of every template literal, one after another (see
     /// [`TextRange`]).
     pub text: String,
@@ -79,6 +84,18 @@ impl Arena {
         list.push(node);
         Id {
             index: list.len() - 1,
+            kind: PhantomData,
+        }
+    }
+
+    /// Moves `items` into a list of the arena, and returns its place.
+    pub fn add_list<T: ListItem>(&mut self, items: impl IntoIterator<Item = T>) -> List<T> {
+        let all = T::lists_mut(self);
+        let start = all.len();
+        all.extend(items);
+        List {
+            start: start as u32,
+            len: (all.len() - start) as u32,
             kind: PhantomData,
         }
     }
@@ -101,6 +118,9 @@ impl Arena {
         self.conditionals.shrink_to_fit();
         self.template_ifs.shrink_to_fit();
         self.template_fors.shrink_to_fit();
+        self.expression_lists.shrink_to_fit();
+        self.object_item_lists.shrink_to_fit();
+        self.template_part_lists.shrink_to_fit();
         self.text.shrink_to_fit();
     }
 
@@ -116,6 +136,83 @@ impl<T: Node> std::ops::Index<Id<T>> for Arena {
     fn index(&self, id: Id<T>) -> &T {
         &T::list(self)[id.index]
     }
+}
+
+/// A list of nodes of type `T`: a run of its tree's [`Arena`]. (A tree
+/// has fewer than 2^32 nodes: each takes at least a byte of the source.)
+pub struct List<T> {
+    start: u32,
+    len: u32,
+    kind: PhantomData<fn() -> T>,
+}
+
+impl<T> List<T> {
+    /// The empty list.
+    pub fn empty() -> List<T> {
+        List {
+            start: 0,
+            len: 0,
+            kind: PhantomData,
+        }
+    }
+
+    pub fn len(self) -> usize {
+        self.len as usize
+    }
+
+    pub fn is_empty(self) -> bool {
+        self.len == 0
+    }
+}
+
+impl<T> Clone for List<T> {
+    fn clone(&self) -> List<T> {
+        *self
+    }
+}
+
+impl<T> Copy for List<T> {}
+
+impl<T> std::fmt::Debug for List<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "#{}+{}", self.start, self.len)
+    }
+}
+
+impl<T: ListItem> std::ops::Index<List<T>> for Arena {
+    type Output = [T];
+
+    fn index(&self, list: List<T>) -> &[T] {
+        let start = list.start as usize;
+        &T::lists(self)[start..start + list.len as usize]
+    }
+}
+
+/// A kind of node kept in the [`List`]s of an [`Arena`].
+pub trait ListItem: Sized {
+    fn lists(arena: &Arena) -> &Vec<Self>;
+    fn lists_mut(arena: &mut Arena) -> &mut Vec<Self>;
+}
+
+macro_rules! list_items {
+    ($($kind:ty => $list:ident),* $(,)?) => {
+        $(
+            impl ListItem for $kind {
+                fn lists(arena: &Arena) -> &Vec<Self> {
+                    &arena.$list
+                }
+                fn lists_mut(arena: &mut Arena) -> &mut Vec<Self> {
+                    &mut arena.$list
+                }
+            }
+        )*
+    };
+}
+
+list_items! {
+    Expression => expression_lists,
+    ObjectItem => object_item_lists,
+    TemplatePart => template_part_lists,
 }
 
 /// A kind of node kept in an [`Arena`].

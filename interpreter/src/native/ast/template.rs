@@ -2,7 +2,7 @@
 //!
 //! Spec: hclsyntax-spec.md § Templates
 
-use super::{Expression, Id, Identifier};
+use super::{Arena, Expression, Id, Identifier, List};
 use crate::native::source::Span;
 
 /// A template: literal text, interpolations and directives.
@@ -22,7 +22,7 @@ use crate::native::source::Span;
 /// Spec: hclsyntax-spec.md § Templates, § Template Expressions
 #[derive(Debug)]
 pub struct Template {
-    pub parts: Vec<TemplatePart>,
+    pub parts: List<TemplatePart>,
     pub span: Span,
 }
 
@@ -32,8 +32,8 @@ impl Template {
     /// interpolations".
     ///
     /// Spec: hclsyntax-spec.md § Template Interpolation Unwrapping
-    pub fn single_interpolation(&self) -> Option<&Expression> {
-        match self.parts.as_slice() {
+    pub fn single_interpolation<'a>(&self, arena: &'a Arena) -> Option<&'a Expression> {
+        match &arena[self.parts] {
             [TemplatePart::Interpolation(interpolation)] => Some(&interpolation.expression),
             _ => None,
         }

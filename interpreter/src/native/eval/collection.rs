@@ -19,8 +19,9 @@ use std::collections::BTreeMap;
 ///
 /// Spec: hclsyntax-spec.md § Collection Values
 pub(super) fn eval_tuple<'a>(tuple: &'a Tuple, scope: &Scope<'a>) -> Evaluated<'a> {
-    let mut elements = Vec::with_capacity(tuple.elements.len());
-    for element in &tuple.elements {
+    let expressions = &scope.arena[tuple.elements];
+    let mut elements = Vec::with_capacity(expressions.len());
+    for element in expressions {
         elements.push(eval(element, scope)?.into_owned());
     }
     Ok(Cow::Owned(Value::Tuple(elements)))
@@ -43,7 +44,7 @@ pub(super) fn eval_tuple<'a>(tuple: &'a Tuple, scope: &Scope<'a>) -> Evaluated<'
 pub(super) fn eval_object<'a>(object: &'a Object, scope: &Scope<'a>) -> Evaluated<'a> {
     let mut attributes: BTreeMap<String, Value> = BTreeMap::new();
     let mut unknown = false;
-    for item in &object.items {
+    for item in &scope.arena[object.items] {
         let name = match &item.key {
             ObjectKey::Name { name, .. } => Some(nfc(name)),
             ObjectKey::Expression(key) => {

@@ -29,6 +29,7 @@ use std::borrow::Cow;
 /// "convert" `cty` Function; hclsyntax-spec.md § Functions and Function
 /// Calls
 pub(super) fn eval_convert_call<'a>(call: &'a FunctionCall, scope: &Scope<'a>) -> Evaluated<'a> {
+    let call_arguments = &scope.arena[call.arguments];
     let invalid_call = |span, detail: &str| {
         Problem::new(
             span,
@@ -37,14 +38,14 @@ pub(super) fn eval_convert_call<'a>(call: &'a FunctionCall, scope: &Scope<'a>) -
         )
     };
     if call.expand_final {
-        if let Some(expanded) = call.arguments.last() {
+        if let Some(expanded) = call_arguments.last() {
             return Err(invalid_call(
                 expanded.span(),
                 "the type must be written in the call as a type constraint, like convert(x, list(string)); it cannot come from an expanded value.",
             ));
         }
     }
-    let (value, type_argument) = match call.arguments.as_slice() {
+    let (value, type_argument) = match call_arguments {
         [value, type_argument] => (value, type_argument),
         [] | [_] => {
             return Err(invalid_call(

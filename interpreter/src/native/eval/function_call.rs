@@ -30,6 +30,7 @@ use std::borrow::Cow;
 ///
 /// Spec: hclsyntax-spec.md § Functions and Function Calls
 pub(super) fn eval_function_call<'a>(call: &'a FunctionCall, scope: &Scope<'a>) -> Evaluated<'a> {
+    let call_arguments = &scope.arena[call.arguments];
     if scope.context().literal_only {
         return Err(Problem::new(
             call.name_span,
@@ -47,14 +48,14 @@ pub(super) fn eval_function_call<'a>(call: &'a FunctionCall, scope: &Scope<'a>) 
             format!("There is no function named {:?}.", call.name),
         ));
     }
-    let mut arguments = Vec::with_capacity(call.arguments.len());
-    for argument in &call.arguments {
+    let mut arguments = Vec::with_capacity(call_arguments.len());
+    for argument in call_arguments {
         arguments.push(eval(argument, scope)?.into_owned());
     }
     // The number of arguments written before the expanded one.
     let mut written = arguments.len();
     if call.expand_final {
-        let (Some(expanded), Some(expression)) = (arguments.pop(), call.arguments.last()) else {
+        let (Some(expanded), Some(expression)) = (arguments.pop(), call_arguments.last()) else {
             return Err(Problem::new(
                 call.span,
                 "Internal error",
@@ -96,9 +97,9 @@ pub(super) fn eval_function_call<'a>(call: &'a FunctionCall, scope: &Scope<'a>) 
         .map(Cow::Owned)
         .map_err(|error| {
             let span = match error.argument {
-                Some(i) if i < written => call.arguments[i].start_span(scope.arena),
+                Some(i) if i < written => call_arguments[i].start_span(scope.arena),
                 Some(i) if call.expand_final && i < argument_count => {
-                    call.arguments[written].span()
+                    call_arguments[written].span()
                 }
                 // An argument that is missing.
                 Some(_) => call.close_paren_span,

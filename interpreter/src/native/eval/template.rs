@@ -39,7 +39,7 @@ struct Output {
 /// Spec: hclsyntax-spec.md § Templates, § Template Interpolation Unwrapping
 pub(super) fn eval_template<'a>(template: &'a Template, scope: &Scope<'a>) -> Evaluated<'a> {
     // SPEC-GAP(spec-notes/gaps/template-unwrapping-result-type.md)
-    if let Some(expression) = template.single_interpolation() {
+    if let Some(expression) = template.single_interpolation(scope.arena) {
         return eval(expression, scope);
     }
     let mut output = Output::default();
@@ -58,7 +58,7 @@ fn append_template<'a>(
     scope: &Scope<'a>,
     output: &mut Output,
 ) -> Result<(), Problem> {
-    for part in &template.parts {
+    for part in &scope.arena[template.parts] {
         match part {
             // "A template literal is a literal sequence of characters to
             // include in the resulting string."
@@ -139,10 +139,12 @@ fn append_interpolation<'a>(
             ExpressionKind::Parenthesized(parenthesized) => {
                 expression = &scope.arena[*parenthesized].expression
             }
-            ExpressionKind::Template(inner) => match scope.arena[*inner].single_interpolation() {
-                Some(single) => expression = single,
-                None => return append_template(&scope.arena[*inner], scope, output),
-            },
+            ExpressionKind::Template(inner) => {
+                match scope.arena[*inner].single_interpolation(scope.arena) {
+                    Some(single) => expression = single,
+                    None => return append_template(&scope.arena[*inner], scope, output),
+                }
+            }
             _ => break,
         }
     }

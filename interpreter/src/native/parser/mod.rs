@@ -29,7 +29,7 @@ mod term;
 
 use super::ast::{
     Arena, Attribute, Block, ConfigFile, Expression, ExpressionKind, Id, Label, Name, Node,
-    ObjectItem, Template,
+    ObjectItem, Template, TemplatePart,
 };
 use super::lexer::{Invalid, Lexer, StartMode, Token, TokenKind};
 use super::source::Span;
@@ -122,11 +122,14 @@ pub(crate) struct Parser<'s> {
     /// Scratch stacks for the lists being read: the elements of a tuple or
     /// the arguments of a call, an object's items, a body's attributes and
     /// blocks, a block's labels. A list is read onto the top of its stack
-    /// (a nested list above it) and then moved off into a vector of
-    /// exactly its length ([`Parser::take_list`]), so that no vector grows
-    /// one element at a time nor keeps spare capacity in the tree.
+    /// (a nested list above it) and then moved off, into a list of the
+    /// tree's arena or into a vector of exactly its length
+    /// ([`Parser::take_list`]), so that no vector grows one element at a
+    /// time nor keeps spare capacity in the tree.
     expressions: Vec<Expression>,
     object_items: Vec<ObjectItem>,
+    /// The parts of the templates being built (see [`template`]).
+    template_parts: Vec<TemplatePart>,
     attributes: Vec<Attribute>,
     blocks: Vec<Block>,
     labels: Vec<Label>,
@@ -156,6 +159,7 @@ impl<'s> Parser<'s> {
             names: HashMap::default(),
             expressions: Vec::new(),
             object_items: Vec::new(),
+            template_parts: Vec::new(),
             attributes: Vec::new(),
             blocks: Vec::new(),
             labels: Vec::new(),

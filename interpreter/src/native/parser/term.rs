@@ -244,7 +244,7 @@ fn parse_function_call(p: &mut Parser, name: Token) -> Result<Expression, Proble
             }
         };
         p.restore_newlines(saved);
-        let arguments = Parser::take_list(&mut p.expressions, base);
+        let arguments = p.arena.add_list(p.expressions.drain(base..));
         let span = name.span.to(close.span);
         let call = FunctionCall {
             name: p.name(name),
@@ -308,7 +308,7 @@ fn parse_tuple(p: &mut Parser) -> Result<Expression, Problem> {
         }
     };
     let span = open.span.to(close.span);
-    let elements = Parser::take_list(&mut p.expressions, base);
+    let elements = p.arena.add_list(p.expressions.drain(base..));
     Ok(p.node(Tuple { elements, span }, ExpressionKind::Tuple, span))
 }
 
@@ -398,7 +398,7 @@ fn parse_object(p: &mut Parser) -> Result<Expression, Problem> {
             }
         };
     let span = open.span.to(close.span);
-    let items = Parser::take_list(&mut p.object_items, base);
+    let items = p.arena.add_list(p.object_items.drain(base..));
     Ok(p.node(Object { items, span }, ExpressionKind::Object, span))
 }
 

@@ -7,7 +7,9 @@ use super::super::expression::parse_expression;
 use super::super::term::parse_for_variables;
 use super::super::Parser;
 use super::{close_sequence, End, Item, Sequence, Strip};
-use crate::native::ast::{Expression, Identifier, Template, TemplateFor, TemplateIf, TemplatePart};
+use crate::native::ast::{
+    Expression, Identifier, List, Template, TemplateFor, TemplateIf, TemplatePart,
+};
 use crate::native::lexer::{Token, TokenKind};
 use crate::native::source::Span;
 use crate::native::Problem;
@@ -96,20 +98,26 @@ enum OpenDirective {
         condition: Expression,
         span: Span,
         /// The parts of the `then` branch once `else` has been seen.
-        then_parts: Option<(Vec<TemplatePart>, Span)>,
-        /// The parts of the enclosing template so far.
-        outer: Vec<TemplatePart>,
+        then_parts: Option<(List<TemplatePart>, Span)>,
+        /// Where the parts of its body start on the parser's stack of
+        /// template parts.
+        base: usize,
     },
     For {
         key_var: Option<Identifier>,
         value_var: Identifier,
         collection: Expression,
         span: Span,
-        outer: Vec<TemplatePart>,
+        base: usize,
     },
 }
 
 /// Step 4: matches directive markers into nested directives.
+///
+/// The parts of the template, and of each directive's body, are gathered
+/// on the parser's stack of template parts, and each body is moved into a
+/// list of the tree when its directive ends (so an enclosing body's parts
+/// are below it on the stack).
 ///
 /// Spec: hclsyntax-spec.md § Template If Directive, § Template For Directive
 pub(super) fn build_template(
@@ -119,15 +127,16 @@ pub(super) fn build_template(
     end_span: Span,
 ) -> Result<Template, Problem> {
     let mut stack: Vec<OpenDirective> = Vec::new();
-    // Without directives there is one part per item.
-    let mut parts: Vec<TemplatePart> = Vec::with_capacity(items.len());
+    let template_base = p.template_parts.len();
     let mut body_start = span.start;
     for item in items.drain(..) {
         match item {
-            Item::Literal { text, span } => parts.push(TemplatePart::Literal { text, span }),
-            Item::Interpolation { interpolation, .. } => {
-                parts.push(TemplatePart::Interpolation(interpolation))
+            Item::Literal { text, span } => {
+                p.template_parts.push(TemplatePart::Literal { text, span })
             }
+            Item::Interpolation { interpolation, .. } => p
+                .template_parts
+                .push(TemplatePart::Interpolation(interpolation)),
             Item::If {
                 condition, span, ..
             } => {
@@ -135,7 +144,7 @@ pub(super) fn build_template(
                     condition,
                     span,
                     then_parts: None,
-                    outer: std::mem::take(&mut parts),
+                    base: p.template_parts.len(),
                 });
                 body_start = span.end;
             }
@@ -151,17 +160,19 @@ pub(super) fn build_template(
                     value_var,
                     collection,
                     span,
-                    outer: std::mem::take(&mut parts),
+                    base: p.template_parts.len(),
                 });
                 body_start = span.end;
             }
             Item::Else { span, .. } => match stack.last_mut() {
                 Some(OpenDirective::If {
                     then_parts: then_parts @ None,
+                    base,
                     ..
                 }) => {
+                    let parts = p.arena.add_list(p.template_parts.drain(*base..));
                     *then_parts = Some((
-                        std::mem::take(&mut parts),
+                        parts,
                         Span {
                             start: body_start,
                             end: span.start,
@@ -183,10 +194,10 @@ pub(super) fn build_template(
                     condition,
                     span,
                     then_parts,
-                    outer,
+                    base,
                 }) => {
                     let body = Template {
-                        parts: std::mem::replace(&mut parts, outer),
+                        parts: p.arena.add_list(p.template_parts.drain(base..)),
                         span: Span {
                             start: body_start,
                             end: end.start,
@@ -203,7 +214,7 @@ pub(super) fn build_template(
                         None => (
                             body,
                             Template {
-                                parts: Vec::new(),
+                                parts: List::empty(),
                                 span: Span {
                                     start: end.start,
                                     end: end.start,
@@ -217,7 +228,7 @@ pub(super) fn build_template(
                         else_template,
                         span: span.to(end),
                     });
-                    parts.push(TemplatePart::If(directive));
+                    p.template_parts.push(TemplatePart::If(directive));
                     body_start = end.end;
                 }
                 other => {
@@ -231,10 +242,10 @@ pub(super) fn build_template(
                     value_var,
                     collection,
                     span,
-                    outer,
+                    base,
                 }) => {
                     let body = Template {
-                        parts: std::mem::replace(&mut parts, outer),
+                        parts: p.arena.add_list(p.template_parts.drain(base..)),
                         span: Span {
                             start: body_start,
                             end: end.start,
@@ -247,7 +258,7 @@ pub(super) fn build_template(
                         body,
                         span: span.to(end),
                     });
-                    parts.push(TemplatePart::For(directive));
+                    p.template_parts.push(TemplatePart::For(directive));
                     body_start = end.end;
                 }
                 other => {
@@ -268,7 +279,7 @@ pub(super) fn build_template(
             format!("The {keyword} directive is missing its corresponding {closing} directive."),
         ));
     }
-    parts.shrink_to_fit();
+    let parts = p.arena.add_list(p.template_parts.drain(template_base..));
     Ok(Template { parts, span })
 }
 
