@@ -15,39 +15,39 @@
 //! > sequence [...] An inline comments is considered equivalent to a
 //! > whitespace sequence.
 
-use super::{Invalid, Lexer, TokenKind};
+use super::{Invalid, Lexer, Token, TokenKind};
 
 /// Line comment mode, pushed by `#` or `//` at the current position:
 /// consumes the comment and the newline that ends it (or the end of the
 /// source), and emits them as one [`TokenKind::Newline`].
-pub(super) fn line_comment(lexer: &mut Lexer) {
+///
+/// Both newline sequences, `\n` and `\r\n`, end with a line feed, so the
+/// comment ends after the first one.
+pub(super) fn line_comment(lexer: &mut Lexer) -> Token {
     let start = lexer.pos;
-    while !lexer.at_end() {
-        if let Some(len) = lexer.newline_len() {
-            lexer.pos += len;
-            break;
-        }
-        lexer.pos += 1;
-    }
-    lexer.emit(TokenKind::Newline, start);
+    lexer.pos = match lexer.bytes[start..].iter().position(|&b| b == b'\n') {
+        Some(offset) => start + offset + 1,
+        None => lexer.bytes.len(),
+    };
+    lexer.emit(TokenKind::Newline, start)
 }
 
 /// Inline comment mode, pushed by `/*` at the current position: consumes
 /// the comment through its `*/`, which makes it whitespace. An unclosed
 /// comment runs to the end of the source and becomes an invalid token.
 ///
-/// Returns whether the comment was closed.
-pub(super) fn inline_comment(lexer: &mut Lexer) -> bool {
+/// Returns that invalid token, or nothing if the comment was closed.
+pub(super) fn inline_comment(lexer: &mut Lexer) -> Option<Token> {
     let start = lexer.pos;
-    match lexer.source[start + 2..].find("*/") {
+    let body = start + 2;
+    match lexer.bytes[body..].windows(2).position(|w| w == b"*/") {
         Some(offset) => {
-            lexer.pos = start + 2 + offset + 2;
-            true
+            lexer.pos = body + offset + 2;
+            None
         }
         None => {
             lexer.pos = lexer.bytes.len();
-            lexer.emit(TokenKind::Invalid(Invalid::UnterminatedComment), start);
-            false
+            Some(lexer.emit(TokenKind::Invalid(Invalid::UnterminatedComment), start))
         }
     }
 }
