@@ -32,22 +32,25 @@ pub(super) fn line_comment(lexer: &mut Lexer) -> Token {
     lexer.emit(TokenKind::Newline, start)
 }
 
-/// Inline comment mode, pushed by `/*` at the current position: consumes
-/// the comment through its `*/`, which makes it whitespace. An unclosed
-/// comment runs to the end of the source and becomes an invalid token.
-///
-/// Returns that invalid token, or nothing if the comment was closed.
-pub(super) fn inline_comment(lexer: &mut Lexer) -> Option<Token> {
-    let start = lexer.pos;
-    let body = start + 2;
-    match lexer.bytes[body..].windows(2).position(|w| w == b"*/") {
-        Some(offset) => {
-            lexer.pos = body + offset + 2;
-            None
+/// Inline comment mode, pushed by `/*` at byte `start`: the comment runs
+/// through its `*/`, which makes it whitespace. Returns where it ends, or
+/// nothing if it is unclosed, in which case it runs to the end of the
+/// source and becomes an invalid token.
+#[inline]
+pub(super) fn inline_comment_end(bytes: &[u8], start: usize) -> Option<usize> {
+    let mut at = start + 2;
+    while let Some(&byte) = bytes.get(at) {
+        if byte == b'*' && bytes.get(at + 1) == Some(&b'/') {
+            return Some(at + 2);
         }
-        None => {
-            lexer.pos = lexer.bytes.len();
-            Some(lexer.emit(TokenKind::Invalid(Invalid::UnterminatedComment), start))
-        }
+        at += 1;
     }
+    None
+}
+
+/// The invalid token of an inline comment from `start` that no `*/`
+/// closes.
+pub(super) fn unterminated_comment(lexer: &mut Lexer, start: usize) -> Token {
+    lexer.pos = lexer.bytes.len();
+    lexer.emit(TokenKind::Invalid(Invalid::UnterminatedComment), start)
 }

@@ -25,18 +25,21 @@
 //! `~` outside a template sequence, and `<<` not starting a heredoc, are
 //! no tokens. SPEC-GAP(spec-notes/gaps/lexical-token-table.md)
 
-use super::identifier::identifier_len;
+use super::identifier::{ascii_identifier_end, identifier_len};
 use super::{comment, heredoc, Invalid, Lexer, Mode, Token, TokenKind};
 
 /// Emits the next token of config file mode (or, with `template`, of
 /// template mode, which adds `~}`).
 ///
-/// The token is chosen by its first byte (a jump table), then, for the
-/// two-byte symbols, by the byte after it.
+/// Whitespace is skipped, then the token is chosen by its first byte (a
+/// jump table), and for the two-byte symbols by the byte after it. An
+/// inline comment is whitespace too: after it the step starts over.
+///
+/// Inlined into [`Lexer::next_token`]: most tokens are read in this mode.
+#[inline(always)]
 pub(super) fn step(lexer: &mut Lexer, template: bool) -> Token {
     let bytes = lexer.bytes;
-    // Whitespace and inline comments are skipped.
-    let (byte, next) = loop {
+    loop {
         let mut pos = lexer.pos;
         while let Some(b' ' | b'\t') = bytes.get(pos) {
             pos += 1;
@@ -46,82 +49,77 @@ pub(super) fn step(lexer: &mut Lexer, template: bool) -> Token {
             return lexer.emit(TokenKind::Eof, pos);
         };
         let next = bytes.get(pos + 1).copied();
-        if (byte, next) == (b'/', Some(b'*')) {
-            match comment::inline_comment(lexer) {
-                Some(unterminated) => return unterminated,
-                None => continue,
+        use TokenKind::*;
+        return match byte {
+            b'a'..=b'z' | b'A'..=b'Z' | b'_' => match ascii_identifier_end(bytes, lexer.pos + 1) {
+                Some(end) => {
+                    let start = lexer.pos;
+                    lexer.pos = end;
+                    lexer.emit(Identifier, start)
+                }
+                None => identifier(lexer, byte, template),
+            },
+            b'\n' => lexer.emit_len(Newline, 1),
+            b'\r' if next == Some(b'\n') => lexer.emit_len(Newline, 2),
+            b'#' => comment::line_comment(lexer),
+            b'0'..=b'9' => number(lexer),
+            b'"' => lexer.open(OpenQuote, 1, Mode::QuotedTemplate),
+            b'{' => lexer.open(OpenBrace, 1, Mode::ConfigFile),
+            b'}' => lexer.close(CloseBrace, 1),
+            b'~' if next == Some(b'}') => {
+                if template {
+                    lexer.close(CloseBraceStrip, 2)
+                } else {
+                    // `~}` is one token in every mode (lexical-token-table.md);
+                    // outside a template it can only be a mistake, reported as
+                    // a whole.
+                    lexer.emit_len(TokenKind::Invalid(super::Invalid::Character), 2)
+                }
             }
-        }
-        break (byte, next);
-    };
-    use TokenKind::*;
-    match byte {
-        b'a'..=b'z' | b'A'..=b'Z' | b'_' => identifier(lexer, byte, template),
-        b'\n' => lexer.emit_len(Newline, 1),
-        b'\r' if next == Some(b'\n') => lexer.emit_len(Newline, 2),
-        b'#' => comment::line_comment(lexer),
-        b'0'..=b'9' => number(lexer),
-        b'"' => {
-            let token = lexer.emit_len(OpenQuote, 1);
-            lexer.push(Mode::QuotedTemplate);
-            token
-        }
-        b'{' => {
-            let token = lexer.emit_len(OpenBrace, 1);
-            lexer.push(Mode::ConfigFile);
-            token
-        }
-        b'}' => {
-            let token = lexer.emit_len(CloseBrace, 1);
-            lexer.pop();
-            token
-        }
-        b'~' if next == Some(b'}') => {
-            if template {
-                let token = lexer.emit_len(CloseBraceStrip, 2);
-                lexer.pop();
-                token
-            } else {
-                // `~}` is one token in every mode (lexical-token-table.md);
-                // outside a template it can only be a mistake, reported as
-                // a whole.
-                lexer.emit_len(TokenKind::Invalid(super::Invalid::Character), 2)
+            b'+' => lexer.emit_len(Plus, 1),
+            b'-' => lexer.emit_len(Minus, 1),
+            b'*' => lexer.emit_len(Star, 1),
+            b'/' => match next {
+                Some(b'/') => comment::line_comment(lexer),
+                Some(b'*') => match comment::inline_comment_end(bytes, pos) {
+                    Some(end) => {
+                        lexer.pos = end;
+                        continue;
+                    }
+                    None => comment::unterminated_comment(lexer, pos),
+                },
+                _ => lexer.emit_len(Slash, 1),
+            },
+            b'%' => lexer.emit_len(Percent, 1),
+            b'&' if next == Some(b'&') => lexer.emit_len(And, 2),
+            b'|' if next == Some(b'|') => lexer.emit_len(Or, 2),
+            b'!' if next == Some(b'=') => lexer.emit_len(NotEqual, 2),
+            b'!' => lexer.emit_len(Bang, 1),
+            b'=' => match next {
+                Some(b'=') => lexer.emit_len(Equal, 2),
+                Some(b'>') => lexer.emit_len(FatArrow, 2),
+                _ => lexer.emit_len(Assign, 1),
+            },
+            b'<' => match next {
+                Some(b'<') => heredoc::header(lexer),
+                Some(b'=') => lexer.emit_len(LessOrEqual, 2),
+                _ => lexer.emit_len(Less, 1),
+            },
+            b'>' if next == Some(b'=') => lexer.emit_len(GreaterOrEqual, 2),
+            b'>' => lexer.emit_len(Greater, 1),
+            b'(' => lexer.emit_len(OpenParen, 1),
+            b')' => lexer.emit_len(CloseParen, 1),
+            b'[' => lexer.emit_len(OpenBracket, 1),
+            b']' => lexer.emit_len(CloseBracket, 1),
+            b'?' => lexer.emit_len(Question, 1),
+            b':' => lexer.emit_len(Colon, 1),
+            b',' => lexer.emit_len(Comma, 1),
+            b'.' if next == Some(b'.') && bytes.get(lexer.pos + 2) == Some(&b'.') => {
+                lexer.emit_len(Ellipsis, 3)
             }
-        }
-        b'+' => lexer.emit_len(Plus, 1),
-        b'-' => lexer.emit_len(Minus, 1),
-        b'*' => lexer.emit_len(Star, 1),
-        b'/' if next == Some(b'/') => comment::line_comment(lexer),
-        b'/' => lexer.emit_len(Slash, 1),
-        b'%' => lexer.emit_len(Percent, 1),
-        b'&' if next == Some(b'&') => lexer.emit_len(And, 2),
-        b'|' if next == Some(b'|') => lexer.emit_len(Or, 2),
-        b'!' if next == Some(b'=') => lexer.emit_len(NotEqual, 2),
-        b'!' => lexer.emit_len(Bang, 1),
-        b'=' => match next {
-            Some(b'=') => lexer.emit_len(Equal, 2),
-            Some(b'>') => lexer.emit_len(FatArrow, 2),
-            _ => lexer.emit_len(Assign, 1),
-        },
-        b'<' => match next {
-            Some(b'<') => heredoc::header(lexer),
-            Some(b'=') => lexer.emit_len(LessOrEqual, 2),
-            _ => lexer.emit_len(Less, 1),
-        },
-        b'>' if next == Some(b'=') => lexer.emit_len(GreaterOrEqual, 2),
-        b'>' => lexer.emit_len(Greater, 1),
-        b'(' => lexer.emit_len(OpenParen, 1),
-        b')' => lexer.emit_len(CloseParen, 1),
-        b'[' => lexer.emit_len(OpenBracket, 1),
-        b']' => lexer.emit_len(CloseBracket, 1),
-        b'?' => lexer.emit_len(Question, 1),
-        b':' => lexer.emit_len(Colon, 1),
-        b',' => lexer.emit_len(Comma, 1),
-        b'.' if next == Some(b'.') && bytes.get(lexer.pos + 2) == Some(&b'.') => {
-            lexer.emit_len(Ellipsis, 3)
-        }
-        b'.' => lexer.emit_len(Dot, 1),
-        _ => identifier(lexer, byte, template),
+            b'.' => lexer.emit_len(Dot, 1),
+            _ => identifier(lexer, byte, template),
+        };
     }
 }
 

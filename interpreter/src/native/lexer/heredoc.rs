@@ -77,6 +77,7 @@ pub(super) fn header(lexer: &mut Lexer) -> Token {
 ///
 /// The newline after the marker is left to the enclosing mode, where it
 /// ends the attribute as any newline does.
+#[inline(never)]
 pub(super) fn step(lexer: &mut Lexer, identifier: Span, flush: bool) -> Token {
     let pos = lexer.pos;
     if pos >= lexer.bytes.len() {

@@ -54,6 +54,23 @@ const ASCII_CONTINUE: [bool; 256] = {
     table
 };
 
+/// Where an identifier that has ASCII characters up to `from` ends, if it
+/// ends on an ASCII byte (or at the end of the source): the fast path of
+/// [`identifier_len`], for the common case of an identifier that is ASCII
+/// throughout. `None` if a non-ASCII character follows, which only
+/// [`identifier_len`] can judge.
+#[inline]
+pub(super) fn ascii_identifier_end(bytes: &[u8], from: usize) -> Option<usize> {
+    let mut end = from;
+    while let Some(&b) = bytes.get(end) {
+        if !ASCII_CONTINUE[usize::from(b)] {
+            return b.is_ascii().then_some(end);
+        }
+        end += 1;
+    }
+    Some(end)
+}
+
 /// The length in bytes of the identifier at byte offset `from` of
 /// `source`, if one starts there: `(ID_Start | '_') (ID_Continue | '-')*`.
 pub(super) fn identifier_len(source: &str, from: usize) -> Option<usize> {
@@ -61,14 +78,7 @@ pub(super) fn identifier_len(source: &str, from: usize) -> Option<usize> {
     let bytes = source.as_bytes();
     let first = *bytes.get(from)?;
     if first.is_ascii_alphabetic() || first == b'_' {
-        let mut end = from + 1;
-        while let Some(&b) = bytes.get(end) {
-            if !ASCII_CONTINUE[usize::from(b)] {
-                break;
-            }
-            end += 1;
-        }
-        if bytes.get(end).is_none_or(u8::is_ascii) {
+        if let Some(end) = ascii_identifier_end(bytes, from + 1) {
             return Some(end - from);
         }
     }

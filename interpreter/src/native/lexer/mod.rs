@@ -261,6 +261,10 @@ impl<'s> Lexer<'s> {
     ///
     /// "The algorithm for retrieving the next token shall consider the
     /// topmost mode on the stack."
+    ///
+    /// Config file and template mode, which read most tokens, are inlined
+    /// here; the other modes' steps are kept out of line (`#[inline(never)]`)
+    /// so that this function stays small.
     pub fn next_token(&mut self) -> Token {
         match self.mode {
             Mode::ConfigFile => config_file::step(self, false),
@@ -281,6 +285,26 @@ impl<'s> Lexer<'s> {
         if let Some(mode) = self.below.pop() {
             self.mode = mode;
         }
+    }
+
+    /// Consumes `len` bytes as a token of `kind` that pushes `mode`.
+    ///
+    /// Never inlined: a step that ends with it then calls nothing it must
+    /// come back from (the stack may grow here), which keeps the common
+    /// steps free of saved registers.
+    #[inline(never)]
+    fn open(&mut self, kind: TokenKind, len: usize, mode: Mode) -> Token {
+        let token = self.emit_len(kind, len);
+        self.push(mode);
+        token
+    }
+
+    /// Consumes `len` bytes as a token of `kind` that pops the current
+    /// mode.
+    fn close(&mut self, kind: TokenKind, len: usize) -> Token {
+        let token = self.emit_len(kind, len);
+        self.pop();
+        token
     }
 
     /// The token of `kind` from `start` to the current position. A step

@@ -32,22 +32,14 @@ use super::template_file::{text_step, TextMode};
 use super::{Invalid, Lexer, Token, TokenKind};
 
 /// Emits the next token of quoted template mode.
+#[inline(never)]
 pub(super) fn step(lexer: &mut Lexer) -> Token {
     match lexer.peek_byte(0) {
         None => lexer.emit(TokenKind::Eof, lexer.pos),
-        Some(b'"') => {
-            let token = lexer.emit_len(TokenKind::CloseQuote, 1);
-            lexer.pop();
-            token
-        }
+        Some(b'"') => lexer.close(TokenKind::CloseQuote, 1),
         Some(b'\\') => backslash_escape(lexer),
         Some(b'\n' | b'\r') => match lexer.newline_len() {
-            Some(len) => {
-                let invalid = TokenKind::Invalid(Invalid::NewlineInQuotedTemplate);
-                let token = lexer.emit_len(invalid, len);
-                lexer.pop();
-                token
-            }
+            Some(len) => lexer.close(TokenKind::Invalid(Invalid::NewlineInQuotedTemplate), len),
             // A lone carriage return is text.
             None => text_step(lexer, TextMode::Quoted),
         },

@@ -45,6 +45,7 @@ impl TextMode {
 }
 
 /// Emits the next token of template file mode.
+#[inline(never)]
 pub(super) fn step(lexer: &mut Lexer) -> Token {
     if lexer.pos >= lexer.bytes.len() {
         return lexer.emit(TokenKind::Eof, lexer.pos);
@@ -56,6 +57,7 @@ pub(super) fn step(lexer: &mut Lexer) -> Token {
 /// pushes template mode), an escape, or a run of text. The caller has
 /// dealt with the end of the source and with its own mode's special
 /// sequences.
+#[inline]
 pub(super) fn text_step(lexer: &mut Lexer, mode: TextMode) -> Token {
     let bytes = lexer.bytes;
     let pos = lexer.pos;
@@ -69,9 +71,7 @@ pub(super) fn text_step(lexer: &mut Lexer, mode: TextMode) -> Token {
             } else {
                 TokenKind::DirectiveStart { strip }
             };
-            let token = lexer.emit_len(kind, 2 + usize::from(strip));
-            lexer.push(Mode::Template);
-            return token;
+            return lexer.open(kind, 2 + usize::from(strip), Mode::Template);
         }
         // `$${` or `%%{`.
         if second == Some(first) && third == Some(b'{') {
