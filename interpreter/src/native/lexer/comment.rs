@@ -15,39 +15,42 @@
 //! > sequence [...] An inline comments is considered equivalent to a
 //! > whitespace sequence.
 
-use super::{Invalid, Lexer, TokenKind};
+use super::{Invalid, Lexer, Token, TokenKind};
 
 /// Line comment mode, pushed by `#` or `//` at the current position:
 /// consumes the comment and the newline that ends it (or the end of the
 /// source), and emits them as one [`TokenKind::Newline`].
-pub(super) fn line_comment(lexer: &mut Lexer) {
+///
+/// Both newline sequences, `\n` and `\r\n`, end with a line feed, so the
+/// comment ends after the first one.
+pub(super) fn line_comment(lexer: &mut Lexer) -> Token {
     let start = lexer.pos;
-    while !lexer.at_end() {
-        if let Some(len) = lexer.newline_len() {
-            lexer.pos += len;
-            break;
-        }
-        lexer.pos += 1;
-    }
-    lexer.emit(TokenKind::Newline, start);
+    lexer.pos = match lexer.bytes[start..].iter().position(|&b| b == b'\n') {
+        Some(offset) => start + offset + 1,
+        None => lexer.bytes.len(),
+    };
+    lexer.emit(TokenKind::Newline, start)
 }
 
-/// Inline comment mode, pushed by `/*` at the current position: consumes
-/// the comment through its `*/`, which makes it whitespace. An unclosed
-/// comment runs to the end of the source and becomes an invalid token.
-///
-/// Returns whether the comment was closed.
-pub(super) fn inline_comment(lexer: &mut Lexer) -> bool {
-    let start = lexer.pos;
-    match lexer.source[start + 2..].find("*/") {
-        Some(offset) => {
-            lexer.pos = start + 2 + offset + 2;
-            true
+/// Inline comment mode, pushed by `/*` at byte `start`: the comment runs
+/// through its `*/`, which makes it whitespace. Returns where it ends, or
+/// nothing if it is unclosed, in which case it runs to the end of the
+/// source and becomes an invalid token.
+#[inline]
+pub(super) fn inline_comment_end(bytes: &[u8], start: usize) -> Option<usize> {
+    let mut at = start + 2;
+    while let Some(&byte) = bytes.get(at) {
+        if byte == b'*' && bytes.get(at + 1) == Some(&b'/') {
+            return Some(at + 2);
         }
-        None => {
-            lexer.pos = lexer.bytes.len();
-            lexer.emit(TokenKind::Invalid(Invalid::UnterminatedComment), start);
-            false
-        }
+        at += 1;
     }
+    None
+}
+
+/// The invalid token of an inline comment from `start` that no `*/`
+/// closes.
+pub(super) fn unterminated_comment(lexer: &mut Lexer, start: usize) -> Token {
+    lexer.pos = lexer.bytes.len();
+    lexer.emit(TokenKind::Invalid(Invalid::UnterminatedComment), start)
 }

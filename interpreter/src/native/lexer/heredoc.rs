@@ -25,7 +25,7 @@
 
 use super::identifier::identifier_len;
 use super::template_file::{text_step, TextMode};
-use super::{Invalid, Lexer, Mode, TokenKind};
+use super::{Invalid, Lexer, Mode, Token, TokenKind};
 use crate::native::source::Span;
 
 /// Heredoc header mode, pushed by `<<` at the current position.
@@ -35,11 +35,11 @@ use crate::native::source::Span;
 /// [`TokenKind::HeredocOpen`] and heredoc mode is pushed. Otherwise the
 /// `<<` becomes an invalid token and the header mode is popped, so lexing
 /// goes on in the enclosing mode right after the `<<`.
-pub(super) fn header(lexer: &mut Lexer) {
+pub(super) fn header(lexer: &mut Lexer) -> Token {
     let start = lexer.pos;
     let flush = lexer.peek_byte(2) == Some(b'-');
     let identifier_start = start + 2 + usize::from(flush);
-    let identifier = identifier_len(&lexer.source[identifier_start..])
+    let identifier = identifier_len(lexer.source, identifier_start)
         .map(|len| Span::new(identifier_start, identifier_start + len));
     let newline = identifier.and_then(|identifier| {
         lexer.pos = identifier.end as usize;
@@ -48,12 +48,13 @@ pub(super) fn header(lexer: &mut Lexer) {
     match (identifier, newline) {
         (Some(identifier), Some(newline)) => {
             lexer.pos = identifier.end as usize + newline;
-            lexer.emit(TokenKind::HeredocOpen { flush }, start);
+            let token = lexer.emit(TokenKind::HeredocOpen { flush }, start);
             lexer.push(Mode::Heredoc { identifier, flush });
+            token
         }
         _ => {
             lexer.pos = start;
-            lexer.emit_len(TokenKind::Invalid(Invalid::HeredocHeader), 2);
+            lexer.emit_len(TokenKind::Invalid(Invalid::HeredocHeader), 2)
         }
     }
 }
@@ -76,46 +77,46 @@ pub(super) fn header(lexer: &mut Lexer) {
 ///
 /// The newline after the marker is left to the enclosing mode, where it
 /// ends the attribute as any newline does.
-pub(super) fn step(lexer: &mut Lexer, identifier: Span, flush: bool) {
-    if lexer.at_end() {
-        let start = lexer.pos;
-        lexer.emit(TokenKind::Eof, start);
-        return;
+#[inline(never)]
+pub(super) fn step(lexer: &mut Lexer, identifier: Span, flush: bool) -> Token {
+    let pos = lexer.pos;
+    if pos >= lexer.bytes.len() {
+        return lexer.emit(TokenKind::Eof, pos);
     }
-    if lexer.pos > 0
-        && lexer.bytes[lexer.pos - 1] == b'\n'
-        && closing_marker(lexer, identifier, flush)
-    {
-        return;
+    if pos > 0 && lexer.bytes[pos - 1] == b'\n' {
+        if let Some(close) = closing_marker(lexer, identifier, flush) {
+            return close;
+        }
     }
-    text_step(lexer, TextMode::Heredoc);
+    text_step(lexer, TextMode::Heredoc)
 }
 
 /// Emits the closing marker if the current line is one, and pops heredoc
 /// mode.
-fn closing_marker(lexer: &mut Lexer, identifier: Span, flush: bool) -> bool {
+fn closing_marker(lexer: &mut Lexer, identifier: Span, flush: bool) -> Option<Token> {
     let start = lexer.pos;
-    let name = &lexer.source[identifier.range()];
+    let name = lexer.bytes.get(identifier.range())?;
     let mut at = start;
     if flush {
-        at += lexer.source[at..]
+        at += lexer
+            .source
+            .get(at..)?
             .chars()
             .take_while(|&c| is_indentation(c))
             .map(char::len_utf8)
             .sum::<usize>();
     }
-    if !lexer.source[at..].starts_with(name) {
-        return false;
+    if !lexer.bytes[at..].starts_with(name) {
+        return None;
     }
-    let end = at + name.len();
-    lexer.pos = end;
+    lexer.pos = at + name.len();
     if lexer.newline_len().is_none() {
         lexer.pos = start;
-        return false;
+        return None;
     }
-    lexer.emit(TokenKind::HeredocClose, start);
+    let token = lexer.emit(TokenKind::HeredocClose, start);
     lexer.pop();
-    true
+    Some(token)
 }
 
 /// A space character of a heredoc's indentation: Unicode White_Space,

@@ -54,23 +54,35 @@ const ASCII_CONTINUE: [bool; 256] = {
     table
 };
 
-/// The length in bytes of the identifier at the start of `text`, if one
-/// starts there: `(ID_Start | '_') (ID_Continue | '-')*`.
-pub(super) fn identifier_len(text: &str) -> Option<usize> {
+/// Where an identifier that has ASCII characters up to `from` ends, if it
+/// ends on an ASCII byte (or at the end of the source): the fast path of
+/// [`identifier_len`], for the common case of an identifier that is ASCII
+/// throughout. `None` if a non-ASCII character follows, which only
+/// [`identifier_len`] can judge.
+#[inline]
+pub(super) fn ascii_identifier_end(bytes: &[u8], from: usize) -> Option<usize> {
+    let mut end = from;
+    while let Some(&b) = bytes.get(end) {
+        if !ASCII_CONTINUE[usize::from(b)] {
+            return b.is_ascii().then_some(end);
+        }
+        end += 1;
+    }
+    Some(end)
+}
+
+/// The length in bytes of the identifier at byte offset `from` of
+/// `source`, if one starts there: `(ID_Start | '_') (ID_Continue | '-')*`.
+pub(super) fn identifier_len(source: &str, from: usize) -> Option<usize> {
     // Fast path: an ASCII identifier, the common case, read byte by byte.
-    let bytes = text.as_bytes();
-    if bytes
-        .first()
-        .is_some_and(|&b| b.is_ascii_alphabetic() || b == b'_')
-    {
-        let ascii = bytes
-            .iter()
-            .position(|&b| !ASCII_CONTINUE[usize::from(b)])
-            .unwrap_or(bytes.len());
-        if ascii == bytes.len() || bytes[ascii].is_ascii() {
-            return Some(ascii);
+    let bytes = source.as_bytes();
+    let first = *bytes.get(from)?;
+    if first.is_ascii_alphabetic() || first == b'_' {
+        if let Some(end) = ascii_identifier_end(bytes, from + 1) {
+            return Some(end - from);
         }
     }
+    let text = source.get(from..)?;
     let mut chars = text.char_indices();
     let (_, first) = chars.next()?;
     // SPEC-GAP(spec-notes/gaps/lexical-identifier-underscore.md)
@@ -92,18 +104,18 @@ mod tests {
 
     #[test]
     fn identifiers_allow_dashes_and_leading_underscores_but_not_leading_digits() {
-        assert_eq!(identifier_len("foo-bar baz"), Some(7));
-        assert_eq!(identifier_len("a_1-"), Some(4));
-        assert_eq!(identifier_len("_a"), Some(2));
-        assert_eq!(identifier_len("_"), Some(1));
-        assert_eq!(identifier_len("\u{B7}a"), None);
-        assert_eq!(identifier_len("1a"), None);
-        assert_eq!(identifier_len("-a"), None);
-        assert_eq!(identifier_len("été."), Some("été".len()));
+        assert_eq!(identifier_len("foo-bar baz", 0), Some(7));
+        assert_eq!(identifier_len("a_1-", 0), Some(4));
+        assert_eq!(identifier_len("_a", 0), Some(2));
+        assert_eq!(identifier_len("_", 0), Some(1));
+        assert_eq!(identifier_len("\u{B7}a", 0), None);
+        assert_eq!(identifier_len("1a", 0), None);
+        assert_eq!(identifier_len("-a", 0), None);
+        assert_eq!(identifier_len("été.", 0), Some("été".len()));
         // U+0E33 is ID_Start but not XID_Start.
-        assert_eq!(identifier_len("\u{0E33}x"), Some(4));
+        assert_eq!(identifier_len("\u{0E33}x", 0), Some(4));
         // A combining mark continues but does not start an identifier.
-        assert_eq!(identifier_len("e\u{301}"), Some(3));
-        assert_eq!(identifier_len("\u{301}"), None);
+        assert_eq!(identifier_len("e\u{301}", 0), Some(3));
+        assert_eq!(identifier_len("\u{301}", 0), None);
     }
 }

@@ -209,8 +209,7 @@ pub enum StartMode {
     TemplateFile,
 }
 
-/// The lexer's state: the source, the position, the mode stack and the
-/// token of the last step.
+/// The lexer's state: the source, the position and the mode stack.
 ///
 /// Tokens are produced one at a time ([`Lexer::next_token`]), as the
 /// parser asks for them, so the whole token sequence is never held in
@@ -219,9 +218,11 @@ pub struct Lexer<'s> {
     source: &'s str,
     bytes: &'s [u8],
     pos: usize,
-    modes: Vec<Mode>,
-    /// The token the last step emitted. Every step emits exactly one.
-    emitted: Token,
+    /// The topmost mode of the stack, the one each step considers; held
+    /// apart from the others so that a step reads it directly.
+    mode: Mode,
+    /// The modes beneath `mode`, the bottom one first.
+    below: Vec<Mode>,
 }
 
 /// Splits a source text into tokens, the last of which is
@@ -252,70 +253,80 @@ impl<'s> Lexer<'s> {
             source,
             bytes: source.as_bytes(),
             pos: 0,
-            modes: vec![bottom],
-            emitted: Token {
-                kind: TokenKind::Eof,
-                span: Span::at(0),
-            },
+            mode: bottom,
+            below: Vec::new(),
         }
     }
 
     /// The next token. After the end of the source, [`TokenKind::Eof`]
     /// again.
+    ///
+    /// "The algorithm for retrieving the next token shall consider the
+    /// topmost mode on the stack."
+    ///
+    /// Config file and template mode, which read most tokens, are inlined
+    /// here; the other modes' steps are kept out of line (`#[inline(never)]`)
+    /// so that this function stays small.
     pub fn next_token(&mut self) -> Token {
-        match self.mode() {
+        match self.mode {
             Mode::ConfigFile => config_file::step(self, false),
             Mode::Template => config_file::step(self, true),
             Mode::TemplateFile => template_file::step(self),
             Mode::QuotedTemplate => quoted_template::step(self),
             Mode::Heredoc { identifier, flush } => heredoc::step(self, identifier, flush),
         }
-        self.emitted
-    }
-
-    /// "The algorithm for retrieving the next token shall consider the
-    /// topmost mode on the stack."
-    fn mode(&self) -> Mode {
-        *self.modes.last().expect("the bottom mode is never popped")
     }
 
     fn push(&mut self, mode: Mode) {
-        self.modes.push(mode);
+        let previous = std::mem::replace(&mut self.mode, mode);
+        self.below.push(previous);
     }
 
     /// Pops the current mode; the bottom mode stays.
     fn pop(&mut self) {
-        if self.modes.len() > 1 {
-            self.modes.pop();
+        if let Some(mode) = self.below.pop() {
+            self.mode = mode;
         }
     }
 
-    /// Emits a token from `start` to the current position. A step emits
-    /// one token.
-    fn emit(&mut self, kind: TokenKind, start: usize) {
-        self.emitted = Token {
+    /// Consumes `len` bytes as a token of `kind` that pushes `mode`.
+    ///
+    /// Never inlined: a step that ends with it then calls nothing it must
+    /// come back from (the stack may grow here), which keeps the common
+    /// steps free of saved registers.
+    #[inline(never)]
+    fn open(&mut self, kind: TokenKind, len: usize, mode: Mode) -> Token {
+        let token = self.emit_len(kind, len);
+        self.push(mode);
+        token
+    }
+
+    /// Consumes `len` bytes as a token of `kind` that pops the current
+    /// mode.
+    fn close(&mut self, kind: TokenKind, len: usize) -> Token {
+        let token = self.emit_len(kind, len);
+        self.pop();
+        token
+    }
+
+    /// The token of `kind` from `start` to the current position. A step
+    /// emits one token.
+    fn emit(&self, kind: TokenKind, start: usize) -> Token {
+        Token {
             kind,
             span: Span::new(start, self.pos),
-        };
+        }
     }
 
     /// Consumes `len` bytes and emits them as one token.
-    fn emit_len(&mut self, kind: TokenKind, len: usize) {
+    fn emit_len(&mut self, kind: TokenKind, len: usize) -> Token {
         let start = self.pos;
         self.pos += len;
-        self.emit(kind, start);
-    }
-
-    fn rest(&self) -> &'s str {
-        &self.source[self.pos..]
+        self.emit(kind, start)
     }
 
     fn peek_byte(&self, offset: usize) -> Option<u8> {
         self.bytes.get(self.pos + offset).copied()
-    }
-
-    fn at_end(&self) -> bool {
-        self.pos >= self.bytes.len()
     }
 
     /// The length of the newline sequence at the current position, if any:

@@ -29,30 +29,22 @@
 //! SPEC-GAP(spec-notes/gaps/template-invalid-escapes.md)
 
 use super::template_file::{text_step, TextMode};
-use super::{Invalid, Lexer, TokenKind};
+use super::{Invalid, Lexer, Token, TokenKind};
 
 /// Emits the next token of quoted template mode.
-pub(super) fn step(lexer: &mut Lexer) {
-    if lexer.at_end() {
-        let start = lexer.pos;
-        lexer.emit(TokenKind::Eof, start);
-        return;
+#[inline(never)]
+pub(super) fn step(lexer: &mut Lexer) -> Token {
+    match lexer.peek_byte(0) {
+        None => lexer.emit(TokenKind::Eof, lexer.pos),
+        Some(b'"') => lexer.close(TokenKind::CloseQuote, 1),
+        Some(b'\\') => backslash_escape(lexer),
+        Some(b'\n' | b'\r') => match lexer.newline_len() {
+            Some(len) => lexer.close(TokenKind::Invalid(Invalid::NewlineInQuotedTemplate), len),
+            // A lone carriage return is text.
+            None => text_step(lexer, TextMode::Quoted),
+        },
+        Some(_) => text_step(lexer, TextMode::Quoted),
     }
-    if lexer.peek_byte(0) == Some(b'"') {
-        lexer.emit_len(TokenKind::CloseQuote, 1);
-        lexer.pop();
-        return;
-    }
-    if let Some(len) = lexer.newline_len() {
-        lexer.emit_len(TokenKind::Invalid(Invalid::NewlineInQuotedTemplate), len);
-        lexer.pop();
-        return;
-    }
-    if lexer.peek_byte(0) == Some(b'\\') {
-        backslash_escape(lexer);
-        return;
-    }
-    text_step(lexer, TextMode::Quoted);
 }
 
 /// Reads a backslash escape: an [`TokenKind::Escape`] when well formed,
@@ -63,36 +55,42 @@ pub(super) fn step(lexer: &mut Lexer) {
 /// code" and `\UNNNNNNNN` to "a supplimentary plane hexadecimal character
 /// code": a code that is no Unicode scalar value (a surrogate, or beyond
 /// U+10FFFF) is invalid.
-fn backslash_escape(lexer: &mut Lexer) {
-    let rest = lexer.rest();
-    let selector = rest[1..].chars().next();
+fn backslash_escape(lexer: &mut Lexer) -> Token {
     let invalid = |lexer: &mut Lexer, reason, len| lexer.emit_len(TokenKind::Invalid(reason), len);
-    match selector {
-        Some('n' | 'r' | 't' | '"' | '\\') => lexer.emit_len(TokenKind::Escape, 2),
-        Some(c @ ('u' | 'U')) => {
-            let digits = if c == 'u' { 4 } else { 8 };
-            let hex = rest[2..]
-                .bytes()
+    let after = lexer.pos + 1;
+    match lexer.bytes.get(after) {
+        Some(b'n' | b'r' | b't' | b'"' | b'\\') => lexer.emit_len(TokenKind::Escape, 2),
+        Some(&selector @ (b'u' | b'U')) => {
+            let digits = if selector == b'u' { 4 } else { 8 };
+            let hex = lexer.bytes[after + 1..]
+                .iter()
                 .take(digits)
-                .take_while(u8::is_ascii_hexdigit)
+                .take_while(|b| b.is_ascii_hexdigit())
                 .count();
             if hex < digits {
-                let reason = if c == 'u' {
+                let reason = if selector == b'u' {
                     Invalid::ShortUnicodeEscape
                 } else {
                     Invalid::ShortLongUnicodeEscape
                 };
                 return invalid(lexer, reason, 2 + hex);
             }
-            let code = u32::from_str_radix(&rest[2..2 + digits], 16).ok();
+            let code = lexer
+                .source
+                .get(after + 1..after + 1 + digits)
+                .and_then(|hex| u32::from_str_radix(hex, 16).ok());
             if code.and_then(char::from_u32).is_some() {
-                lexer.emit_len(TokenKind::Escape, 2 + digits);
+                lexer.emit_len(TokenKind::Escape, 2 + digits)
             } else {
-                invalid(lexer, Invalid::NotACharacter, 2 + digits);
+                invalid(lexer, Invalid::NotACharacter, 2 + digits)
             }
         }
-        Some('\n' | '\r') | None => invalid(lexer, Invalid::MissingEscapeSelector, 1),
-        Some(c) => invalid(lexer, Invalid::EscapeSelector, 1 + c.len_utf8()),
+        Some(b'\n' | b'\r') | None => invalid(lexer, Invalid::MissingEscapeSelector, 1),
+        Some(_) => {
+            let selector = lexer.source.get(after..).and_then(|s| s.chars().next());
+            let len = selector.map_or(1, char::len_utf8);
+            invalid(lexer, Invalid::EscapeSelector, 1 + len)
+        }
     }
 }
 

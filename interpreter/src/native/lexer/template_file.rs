@@ -20,7 +20,7 @@
 //! anything that could start a sequence or an escape, so `$$${` is the text
 //! `$` followed by the escape `$${`.
 
-use super::{Lexer, Mode, TokenKind};
+use super::{Lexer, Mode, Token, TokenKind};
 
 /// Which text mode is reading.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -33,68 +33,113 @@ pub(super) enum TextMode {
     Quoted,
 }
 
-/// Emits the next token of template file mode.
-pub(super) fn step(lexer: &mut Lexer) {
-    if lexer.at_end() {
-        let start = lexer.pos;
-        lexer.emit(TokenKind::Eof, start);
-        return;
+impl TextMode {
+    /// The bit of [`STOPS`] that marks this mode's stop bytes.
+    fn stop_bit(self) -> u8 {
+        match self {
+            TextMode::TemplateFile => TEMPLATE_STOP,
+            TextMode::Heredoc => HEREDOC_STOP,
+            TextMode::Quoted => QUOTED_STOP,
+        }
     }
-    text_step(lexer, TextMode::TemplateFile);
+}
+
+/// Emits the next token of template file mode.
+#[inline(never)]
+pub(super) fn step(lexer: &mut Lexer) -> Token {
+    if lexer.pos >= lexer.bytes.len() {
+        return lexer.emit(TokenKind::Eof, lexer.pos);
+    }
+    text_step(lexer, TextMode::TemplateFile)
 }
 
 /// Emits the next token of the shared text rule: a sequence start (which
 /// pushes template mode), an escape, or a run of text. The caller has
 /// dealt with the end of the source and with its own mode's special
 /// sequences.
-pub(super) fn text_step(lexer: &mut Lexer, mode: TextMode) {
-    let rest = lexer.rest();
-    let sequence = if rest.starts_with("${~") {
-        Some((TokenKind::InterpolationStart { strip: true }, 3))
-    } else if rest.starts_with("${") {
-        Some((TokenKind::InterpolationStart { strip: false }, 2))
-    } else if rest.starts_with("%{~") {
-        Some((TokenKind::DirectiveStart { strip: true }, 3))
-    } else if rest.starts_with("%{") {
-        Some((TokenKind::DirectiveStart { strip: false }, 2))
-    } else {
-        None
-    };
-    if let Some((kind, len)) = sequence {
-        lexer.emit_len(kind, len);
-        lexer.push(Mode::Template);
-        return;
+#[inline]
+pub(super) fn text_step(lexer: &mut Lexer, mode: TextMode) -> Token {
+    let bytes = lexer.bytes;
+    let pos = lexer.pos;
+    if let Some(&first @ (b'$' | b'%')) = bytes.get(pos) {
+        let second = bytes.get(pos + 1).copied();
+        let third = bytes.get(pos + 2).copied();
+        if second == Some(b'{') {
+            let strip = third == Some(b'~');
+            let kind = if first == b'$' {
+                TokenKind::InterpolationStart { strip }
+            } else {
+                TokenKind::DirectiveStart { strip }
+            };
+            return lexer.open(kind, 2 + usize::from(strip), Mode::Template);
+        }
+        // `$${` or `%%{`.
+        if second == Some(first) && third == Some(b'{') {
+            return lexer.emit_len(TokenKind::Escape, 3);
+        }
     }
-    if rest.starts_with("$${") || rest.starts_with("%%{") {
-        lexer.emit_len(TokenKind::Escape, 3);
-        return;
-    }
-    let len = text_run_len(lexer.bytes, lexer.pos, mode);
-    lexer.emit_len(TokenKind::Text, len.max(1));
+    let len = text_run_len(bytes, pos, mode);
+    lexer.emit_len(TokenKind::Text, len.max(1))
 }
+
+/// [`STOPS`] bit: a byte where text of every mode may stop (`$`, `%`).
+const TEMPLATE_STOP: u8 = 1;
+/// [`STOPS`] bit: a byte where heredoc text may stop.
+const HEREDOC_STOP: u8 = TEMPLATE_STOP | 2;
+/// [`STOPS`] bit: a byte where quoted text may stop.
+const QUOTED_STOP: u8 = TEMPLATE_STOP | 4;
+
+/// For each byte, the modes whose text may stop at it: `$` and `%` (a
+/// sequence or escape may start there) in every mode, the line feed in
+/// heredoc mode, and in quoted mode `"`, `\`, the line feed and the
+/// carriage return. Every other byte continues the run in every mode.
+const STOPS: [u8; 256] = {
+    let mut table = [0; 256];
+    table[b'$' as usize] = TEMPLATE_STOP;
+    table[b'%' as usize] = TEMPLATE_STOP;
+    table[b'\n' as usize] = HEREDOC_STOP | QUOTED_STOP;
+    table[b'"' as usize] = QUOTED_STOP;
+    table[b'\\' as usize] = QUOTED_STOP;
+    table[b'\r' as usize] = QUOTED_STOP;
+    table
+};
 
 /// The length of the run of literal text starting at `from`: up to the
 /// next sequence or escape start (and, by mode, quote, backslash or
 /// newline), at least one byte. Every stop is at an ASCII byte, so runs end
 /// on character boundaries.
+///
+/// The bytes that cannot stop the run are skipped by a lookup in
+/// [`STOPS`]; each candidate stop is then checked in full.
 fn text_run_len(bytes: &[u8], from: usize, mode: TextMode) -> usize {
     let at = |i: usize| bytes.get(i).copied();
+    let stop = mode.stop_bit();
     let mut i = from;
-    while i < bytes.len() {
-        match bytes[i] {
-            b @ (b'$' | b'%')
+    loop {
+        while let Some(&b) = bytes.get(i) {
+            if STOPS[usize::from(b)] & stop != 0 {
+                break;
+            }
+            i += 1;
+        }
+        let Some(b) = at(i) else {
+            return i - from;
+        };
+        match b {
+            b'$' | b'%'
                 if i > from
                     && (at(i + 1) == Some(b'{')
                         || (at(i + 1) == Some(b) && at(i + 2) == Some(b'{'))) =>
             {
-                break
+                return i - from
             }
-            b'"' | b'\\' | b'\n' if mode == TextMode::Quoted && i > from => break,
-            b'\r' if mode == TextMode::Quoted && i > from && at(i + 1) == Some(b'\n') => break,
+            b'"' | b'\\' | b'\n' if mode == TextMode::Quoted && i > from => return i - from,
+            b'\r' if mode == TextMode::Quoted && i > from && at(i + 1) == Some(b'\n') => {
+                return i - from
+            }
             b'\n' if mode == TextMode::Heredoc => return i + 1 - from,
             _ => {}
         }
         i += 1;
     }
-    i - from
 }
