@@ -178,6 +178,7 @@ impl<'s> Parser<'s> {
     }
 
     /// Consumes the next token, newlines included.
+    #[inline]
     fn advance(&mut self) {
         let following = match self.ahead.pop_front() {
             Some(token) => token,
@@ -187,6 +188,7 @@ impl<'s> Parser<'s> {
     }
 
     /// The next token, skipping newlines where they are not significant.
+    #[inline]
     fn peek(&mut self) -> Token {
         if !self.newlines_significant {
             while self.current.kind == TokenKind::Newline {
@@ -217,6 +219,7 @@ impl<'s> Parser<'s> {
 
     /// Consumes and returns the next token. The end of the source is never
     /// consumed.
+    #[inline]
     fn next(&mut self) -> Token {
         let token = self.peek();
         if token.kind != TokenKind::Eof {
