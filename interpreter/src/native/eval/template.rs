@@ -22,7 +22,6 @@ use crate::value::Value;
 use std::borrow::Cow;
 
 /// The text built so far, and whether some element was unknown.
-#[derive(Default)]
 struct Output {
     text: String,
     unknown: bool,
@@ -42,7 +41,12 @@ pub(super) fn eval_template<'a>(template: &'a Template, scope: &Scope<'a>) -> Ev
     if let Some(expression) = template.single_interpolation(scope.arena) {
         return eval(expression, scope);
     }
-    let mut output = Output::default();
+    // The source's length is a fair first guess at the text's, and bounds
+    // what the guess can waste.
+    let mut output = Output {
+        text: String::with_capacity(template.span.range().len()),
+        unknown: false,
+    };
     append_template(template, scope, &mut output)?;
     if output.unknown {
         return Ok(Cow::Owned(Value::Unknown(Type::String)));
