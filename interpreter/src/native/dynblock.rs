@@ -66,7 +66,7 @@ fn expand_body(body: &ast::Body, scope: &Scope) -> Result<Body, Problem> {
     };
     for block in &body.blocks {
         if &*block.type_name == DYNAMIC {
-            let dynamic = decode_dynamic_block(block)?;
+            let dynamic = decode_dynamic_block(block, scope.arena)?;
             expand_dynamic_block(&dynamic, scope, &mut result.blocks)?;
         } else {
             result.blocks.push(Block {
@@ -121,7 +121,10 @@ struct DynamicBlock<'a> {
 /// SPEC-GAP(spec-notes/gaps/dynblock-structure.md)
 ///
 /// Spec: 003_ffa21bbb6e176447.txt § `dynamic` blocks
-fn decode_dynamic_block(block: &ast::Block) -> Result<DynamicBlock<'_>, Problem> {
+fn decode_dynamic_block<'a>(
+    block: &'a ast::Block,
+    arena: &'a ast::Arena,
+) -> Result<DynamicBlock<'a>, Problem> {
     let block_type = match block.labels.as_slice() {
         [label] => label,
         [] => {
@@ -206,7 +209,7 @@ fn decode_dynamic_block(block: &ast::Block) -> Result<DynamicBlock<'_>, Problem>
     })?;
     let iterator = match iterator.map(|e| (e, &e.kind)) {
         None => block_type.value.as_str(),
-        Some((_, ExpressionKind::Variable(name))) => name,
+        Some((_, ExpressionKind::Variable(variable))) => &arena[*variable].name,
         Some((other, _)) => {
             return Err(Problem::new(
                 other.span(),

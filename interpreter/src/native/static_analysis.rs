@@ -172,7 +172,7 @@ pub(crate) fn call_parts<'a>(
 /// Spec: hclsyntax-spec.md § Static Traversal
 pub(crate) fn keyword<'a>(expression: &'a Expression, arena: &'a Arena) -> Option<&'a str> {
     match &expression.kind {
-        ExpressionKind::Variable(name) => Some(name),
+        ExpressionKind::Variable(variable) => Some(&arena[*variable].name),
         ExpressionKind::Literal(literal) => match arena[*literal].value {
             Value::Bool(true) => Some("true"),
             Value::Bool(false) => Some("false"),
@@ -217,7 +217,7 @@ fn static_traversal(parsed: &Parsed<Expression>) -> Option<StaticResult> {
     let mut current = parsed.tree();
     let root = loop {
         match &current.kind {
-            ExpressionKind::Variable(name) => break name.to_string(),
+            ExpressionKind::Variable(variable) => break arena[*variable].name.to_string(),
             ExpressionKind::Literal(_) | ExpressionKind::SmallInteger(_) => {
                 break keyword_root(parsed, current.span)?
             }

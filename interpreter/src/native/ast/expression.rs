@@ -37,7 +37,8 @@ pub struct Expression {
 }
 
 /// The kinds of expression: each a node of the tree's [`Arena`] but the
-/// smallest and commonest, held in place.
+/// smallest, held in place. (A name is a node too, so that an expression is
+/// three words.)
 #[derive(Debug)]
 pub enum ExpressionKind {
     /// `NumericLit`, `true`, `false`, `null`.
@@ -51,9 +52,7 @@ pub enum ExpressionKind {
     Object(Id<Object>),
     /// A quoted or heredoc template expression.
     Template(Id<Template>),
-    /// A variable expression, `VariableExpr = Identifier;`: its name
-    /// (§ Variables and Variable Expressions).
-    Variable(Name),
+    Variable(Id<Variable>),
     FunctionCall(Id<FunctionCall>),
     For(Id<ForExpr>),
     /// `collection[key]`, and the legacy `collection.0`.
@@ -218,6 +217,18 @@ pub type Name = std::sync::Arc<str>;
 pub struct Identifier {
     pub name: Name,
     pub span: Span,
+}
+
+/// A variable expression.
+///
+/// ```ebnf
+/// VariableExpr = Identifier;
+/// ```
+///
+/// Spec: hclsyntax-spec.md § Variables and Variable Expressions
+#[derive(Debug)]
+pub struct Variable {
+    pub name: Name,
 }
 
 /// A function call.

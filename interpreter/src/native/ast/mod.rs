@@ -55,6 +55,7 @@ impl<T> std::fmt::Debug for Id<T> {
 #[derive(Debug, Default)]
 pub struct Arena {
     literals: Vec<Literal>,
+    variables: Vec<Variable>,
     tuples: Vec<Tuple>,
     objects: Vec<Object>,
     templates: Vec<Template>,
@@ -104,6 +105,7 @@ impl Arena {
     /// tree is complete).
     pub fn shrink_to_fit(&mut self) {
         self.literals.shrink_to_fit();
+        self.variables.shrink_to_fit();
         self.tuples.shrink_to_fit();
         self.objects.shrink_to_fit();
         self.templates.shrink_to_fit();
@@ -238,6 +240,7 @@ macro_rules! nodes {
 
 nodes! {
     Literal => literals,
+    Variable => variables,
     Tuple => tuples,
     Object => objects,
     Template => templates,

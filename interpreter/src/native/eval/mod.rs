@@ -192,7 +192,9 @@ pub(crate) fn eval<'a>(expression: &'a Expression, scope: &Scope<'a>) -> Evaluat
         ExpressionKind::Tuple(tuple) => collection::eval_tuple(&arena[*tuple], scope),
         ExpressionKind::Object(object) => collection::eval_object(&arena[*object], scope),
         ExpressionKind::Template(t) => template::eval_template(&arena[*t], scope),
-        ExpressionKind::Variable(name) => eval_variable(name, expression.span, scope),
+        ExpressionKind::Variable(variable) => {
+            eval_variable(&arena[*variable].name, expression.span, scope)
+        }
         ExpressionKind::FunctionCall(call) => {
             function_call::eval_function_call(&arena[*call], scope)
         }

@@ -16,7 +16,7 @@ use super::template::parse_template_expression;
 use super::Parser;
 use crate::native::ast::{
     Expression, ExpressionKind, ForExpr, FunctionCall, Identifier, Literal, Object, ObjectItem,
-    ObjectKey, Parenthesized, Tuple,
+    ObjectKey, Parenthesized, Tuple, Variable,
 };
 use crate::native::lexer::{Token, TokenKind};
 use crate::native::Problem;
@@ -144,10 +144,8 @@ fn parse_identifier_term(p: &mut Parser) -> Result<Expression, Problem> {
         "false" => Value::Bool(false),
         "null" => Value::Null(Type::Dynamic),
         _ => {
-            return Ok(Expression::new(
-                ExpressionKind::Variable(p.name(token)),
-                token.span,
-            ))
+            let name = p.name(token);
+            return Ok(p.node(Variable { name }, ExpressionKind::Variable, token.span));
         }
     };
     Ok(p.node(
