@@ -1,7 +1,9 @@
 //! Speed and memory of the native syntax on generated Terraform-style
 //! configurations of 1, 10 and 50 MB: parsing alone, and parsing plus the
 //! evaluation of every attribute. Each measurement runs in a fresh process
-//! so that its peak memory (VmHWM) is its own.
+//! so that its peak memory (VmHWM) is its own; each figure is the median of
+//! `HCL_BENCH_RUNS` (default 5) measurements, with their range, and the
+//! highest peak memory.
 //!
 //! `cargo bench -p hcl-interpreter --bench native [-- SIZES_IN_MB...]`.
 //! A benchmark, not a test: it reports and asserts nothing.
@@ -111,6 +113,23 @@ fn child(mode: &str, megabytes: usize) {
     println!("{seconds} {} {}", peak_memory(), source.len());
 }
 
+/// One measurement in a fresh process: seconds, peak bytes, input bytes.
+fn measure(exe: &std::path::Path, mode: &str, mb: usize) -> Result<(f64, f64, f64), String> {
+    let output = std::process::Command::new(exe)
+        .env("HCL_BENCH_CHILD", format!("{mode}:{mb}"))
+        .output()
+        .map_err(|e| e.to_string())?;
+    let text = String::from_utf8_lossy(&output.stdout);
+    let fields: Vec<f64> = text
+        .split_whitespace()
+        .filter_map(|f| f.parse().ok())
+        .collect();
+    match fields[..] {
+        [seconds, peak, len] => Ok((seconds, peak, len)),
+        _ => Err(format!("{text}{}", String::from_utf8_lossy(&output.stderr))),
+    }
+}
+
 fn main() {
     let args: Vec<String> = std::env::args()
         .skip(1)
@@ -128,38 +147,48 @@ fn main() {
             .map(|a| a.parse().expect("sizes in MB"))
             .collect()
     };
+    // Each figure is the median of several runs, each in a fresh process,
+    // with the slowest and fastest runs beside it: on a shared machine one
+    // run can be far off.
+    let runs: usize = std::env::var("HCL_BENCH_RUNS")
+        .ok()
+        .and_then(|r| r.parse().ok())
+        .filter(|&r| r > 0)
+        .unwrap_or(5);
     let exe = std::env::current_exe().expect("this benchmark's path");
     println!(
-        "{:>6} {:>12} {:>10} {:>12} {:>16}",
-        "size", "phase", "MiB/s", "seconds", "peak memory / MB"
+        "{:>6} {:>12} {:>10} {:>15} {:>12} {:>16}   (median of {runs} runs)",
+        "size", "phase", "MiB/s", "range", "seconds", "peak memory / MB"
     );
     for mb in sizes {
         for mode in ["parse", "parse+eval"] {
-            let output = std::process::Command::new(&exe)
-                .env("HCL_BENCH_CHILD", format!("{mode}:{mb}"))
-                .output()
-                .expect("the child runs");
-            let text = String::from_utf8_lossy(&output.stdout);
-            let fields: Vec<f64> = text
-                .split_whitespace()
-                .filter_map(|f| f.parse().ok())
-                .collect();
-            if fields.len() != 3 {
-                println!(
-                    "{mb} MB {mode}: failed: {text}{}",
-                    String::from_utf8_lossy(&output.stderr)
-                );
+            let mut rates = Vec::new();
+            let mut seconds = Vec::new();
+            let mut peak_ratio: f64 = 0.0;
+            for _ in 0..runs {
+                match measure(&exe, mode, mb) {
+                    Ok((s, peak, len)) => {
+                        rates.push(len / (1 << 20) as f64 / s);
+                        seconds.push(s);
+                        peak_ratio = peak_ratio.max(peak / len);
+                    }
+                    Err(why) => println!("{mb} MB {mode}: failed: {why}"),
+                }
+            }
+            if rates.is_empty() {
                 continue;
             }
-            let (seconds, peak, len) = (fields[0], fields[1], fields[2]);
-            let mib = len / (1 << 20) as f64;
+            rates.sort_by(f64::total_cmp);
+            seconds.sort_by(f64::total_cmp);
+            let median = |v: &[f64]| v[v.len() / 2];
             println!(
-                "{:>4}MB {:>12} {:>10.1} {:>12.3} {:>16.1}",
+                "{:>4}MB {:>12} {:>10.1} {:>15} {:>12.3} {:>16.1}",
                 mb,
                 mode,
-                mib / seconds,
-                seconds,
-                peak / len
+                median(&rates),
+                format!("{:.1}-{:.1}", rates[0], rates[rates.len() - 1]),
+                median(&seconds),
+                peak_ratio
             );
         }
     }
