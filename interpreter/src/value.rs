@@ -77,17 +77,23 @@ fn check_elements<'a>(
 
 /// A string in NFC.
 pub fn nfc(text: &str) -> String {
-    if unicode_normalization::is_nfc(text) {
+    if is_nfc(text) {
         text.to_string()
     } else {
         text.nfc().collect()
     }
 }
 
+/// Whether a text is in NFC. ASCII text always is, and is recognised in a
+/// single quick pass.
+pub(crate) fn is_nfc(text: &str) -> bool {
+    text.is_ascii() || unicode_normalization::is_nfc(text)
+}
+
 /// A string in NFC, from an owned string: returned as it is when already
 /// in NFC, without a copy.
 pub fn nfc_owned(text: String) -> String {
-    if unicode_normalization::is_nfc(&text) {
+    if is_nfc(&text) {
         text
     } else {
         text.nfc().collect()

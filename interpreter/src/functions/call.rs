@@ -39,7 +39,9 @@ pub fn call_function(f: &Function, args: &[Value]) -> Result<Value, CallError> {
 /// checked (and converted) in place, so one that already matches its
 /// parameter is not copied.
 pub fn call_function_owned(f: &Function, mut args: Vec<Value>) -> Result<Value, CallError> {
-    let parameters = map_arguments(f, &args)?;
+    map_arguments(f, &args)?;
+    let count = args.len();
+    let parameters = || parameters_of(f, count);
 
     // "After mapping each argument to a parameter, semantic checking proceeds
     // for each argument". Every argument is checked before the result type
@@ -47,7 +49,7 @@ pub fn call_function_owned(f: &Function, mut args: Vec<Value>) -> Result<Value, 
     // result still makes the call erroneous.
     // SPEC-GAP(spec-notes/gaps/function-argument-conversion.md)
     let mut result_is_dynamic = false;
-    for (index, (slot, parameter)) in args.iter_mut().zip(&parameters).enumerate() {
+    for (index, (slot, parameter)) in args.iter_mut().zip(parameters()).enumerate() {
         let v = std::mem::replace(slot, Value::Null(Type::Dynamic));
         let (v, forces_dynamic) = check_argument(index, v, parameter)?;
         result_is_dynamic |= forces_dynamic;
@@ -66,7 +68,7 @@ pub fn call_function_owned(f: &Function, mut args: Vec<Value>) -> Result<Value, 
         (f.result_type)(&checked)?
     };
 
-    execute(f, &checked, &parameters, &result_type)
+    execute(f, &checked, parameters(), &result_type)
 }
 
 /// Maps the arguments to the function's parameters, one parameter for each
@@ -83,7 +85,7 @@ pub fn call_function_owned(f: &Function, mut args: Vec<Value>) -> Result<Value, 
 ///   parameter."
 ///
 /// Spec: spec.md § Functions and Function Calls
-fn map_arguments<'f>(f: &'f Function, args: &[Value]) -> Result<Vec<&'f Parameter>, CallError> {
+fn map_arguments(f: &Function, args: &[Value]) -> Result<(), CallError> {
     if let Some(missing) = f.parameters.get(args.len()) {
         return Err(CallError::new(format!(
             "{} expects {}{} argument(s); there is none for {:?}",
@@ -98,9 +100,7 @@ fn map_arguments<'f>(f: &'f Function, args: &[Value]) -> Result<Vec<&'f Paramete
         )));
     }
     match &f.variadic {
-        Some(variadic) => Ok((0..args.len())
-            .map(|index| f.parameters.get(index).unwrap_or(variadic))
-            .collect()),
+        Some(_) => Ok(()),
         None if args.len() > f.parameters.len() => Err(CallError::at(
             f.parameters.len(),
             format!(
@@ -110,8 +110,15 @@ fn map_arguments<'f>(f: &'f Function, args: &[Value]) -> Result<Vec<&'f Paramete
                 args.len()
             ),
         )),
-        None => Ok(f.parameters.iter().collect()),
+        None => Ok(()),
     }
+}
+
+/// The parameter of each of `count` arguments, once [`map_arguments`] has
+/// found that they map: the positional parameters in order, then the
+/// variadic one for each argument left.
+fn parameters_of(f: &Function, count: usize) -> impl Iterator<Item = &Parameter> {
+    f.parameters.iter().chain(f.variadic.iter().cycle()).take(count)
 }
 
 /// Checks one argument against its parameter. Returns the argument as the
@@ -192,10 +199,10 @@ fn convert_argument(index: usize, v: Value, parameter: &Parameter) -> Result<Val
 ///   definition is used to determine the call's _result value_."
 ///
 /// Spec: spec.md § Functions and Function Calls
-fn execute(
-    f: &Function,
+fn execute<'f>(
+    f: &'f Function,
     args: &[Value],
-    parameters: &[&Parameter],
+    parameters: impl Iterator<Item = &'f Parameter>,
     result_type: &Type,
 ) -> Result<Value, CallError> {
     let forced_unknown = args

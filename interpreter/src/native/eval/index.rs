@@ -8,7 +8,7 @@ use crate::native::ast::{GetAttr, Index};
 use crate::native::source::Span;
 use crate::native::Problem;
 use crate::types::Type;
-use crate::value::{nfc, Value};
+use crate::value::{is_nfc, nfc, Value};
 use std::borrow::Cow;
 use std::collections::BTreeMap;
 
@@ -53,7 +53,7 @@ fn entry<'a>(mapping: Cow<'a, Value>, name: &str) -> Option<Cow<'a, Value>> {
         }
         Cow::Owned(owned @ (Value::Map(..) | Value::Object(_))) => {
             let mut entries = owned.into_entries().ok()?;
-            let entry = if unicode_normalization::is_nfc(name) {
+            let entry = if is_nfc(name) {
                 entries.remove(name)
             } else {
                 entries.remove(&nfc(name))
@@ -69,7 +69,7 @@ fn entry<'a>(mapping: Cow<'a, Value>, name: &str) -> Option<Cow<'a, Value>> {
 /// strings, compare in NFC.
 /// SPEC-GAP(spec-notes/gaps/lexical-unicode-normalization.md)
 fn lookup<'m, T>(entries: &'m BTreeMap<String, T>, name: &str) -> Option<&'m T> {
-    if unicode_normalization::is_nfc(name) {
+    if is_nfc(name) {
         entries.get(name)
     } else {
         entries.get(&nfc(name))
