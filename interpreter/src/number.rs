@@ -484,65 +484,62 @@ fn round_digits_half_even(digits: &str, keep: usize) -> String {
 }
 
 /// `a / b` for small integers, `b` not zero: the quotient's digits by long
-/// division in machine words (18 at a time), then a sticky digit for a
-/// non-zero remainder and the rounding of [`Number::finite`], as
+/// division in machine words (18 at a time) until there is at least one
+/// digit beyond [`PRECISION`], then a sticky digit for a non-zero
+/// remainder and the rounding of [`Number::finite`] (half to even), as
 /// [`divide_finite`] does with big integers.
 fn divide_small(a: i64, b: i64) -> Result<Number, NumberError> {
-    const CHUNK: u128 = 1_000_000_000_000_000_000; // 10^18
-    let (divisor, mut remainder) = (u128::from(b.unsigned_abs()), 0u128);
-    let quotient = u128::from(a.unsigned_abs()) / divisor;
-    remainder += u128::from(a.unsigned_abs()) % divisor;
-    let mut digits = if quotient == 0 {
-        String::new()
+    const CHUNK: u64 = 1_000_000_000_000_000_000; // 10^18
+    let divisor = u128::from(b.unsigned_abs());
+    let dividend = u128::from(a.unsigned_abs());
+    let whole = dividend / divisor;
+    let mut remainder = dividend % divisor;
+    let mut mantissa = BigInt::from(whole);
+    // Significant digits so far: leading zeros of a quotient below 1 are
+    // not significant.
+    let mut significant = if whole == 0 {
+        0
     } else {
-        quotient.to_string()
+        whole.to_string().len()
     };
-    let mut fraction_digits = 0usize;
-    // Enough digits that the kept ones and the first dropped one are exact:
-    // leading zeros of a quotient below 1 are not significant.
-    while remainder != 0 && digits.trim_start_matches('0').len() <= PRECISION as usize {
-        remainder *= CHUNK;
+    let mut scale = 0i64;
+    while remainder != 0 && significant <= PRECISION as usize {
+        // Below divisor * 10^18 < 2^63 * 2^60: no overflow.
+        remainder *= u128::from(CHUNK);
         // Below 10^18: a u64.
         let chunk = (remainder / divisor) as u64;
         remainder %= divisor;
-        let mut chunk_digits = [b'0'; 18];
-        let mut rest = chunk;
-        for digit in chunk_digits.iter_mut().rev() {
-            *digit = b'0' + (rest % 10) as u8;
-            rest /= 10;
-        }
-        digits.extend(chunk_digits.iter().map(|&d| char::from(d)));
-        fraction_digits += 18;
+        mantissa = mantissa * CHUNK + chunk;
+        scale += 18;
+        significant = if significant == 0 {
+            if chunk == 0 {
+                0
+            } else {
+                chunk.to_string().len()
+            }
+        } else {
+            significant + 18
+        };
     }
     if remainder != 0 {
-        digits.push('1');
-        fraction_digits += 1;
+        mantissa = mantissa * 10u32 + 1u32;
+        scale += 1;
+        significant += 1;
     }
-    let significant = digits.trim_start_matches('0');
-    let mut scale = fraction_digits as i64;
-    let rounded;
-    let digits = if significant.len() > PRECISION as usize {
-        scale -= (significant.len() - PRECISION as usize) as i64;
-        rounded = round_digits_half_even(significant, PRECISION as usize);
-        rounded.as_str()
-    } else {
-        significant
-    };
-    if digits.is_empty() {
-        return Ok(Number::zero());
-    }
-    // The digits become a big integer 18 at a time.
-    let mut mantissa = BigInt::zero();
-    let first = match digits.len() % 18 {
-        0 => 18,
-        partial => partial,
-    };
-    let mut at = 0;
-    for end in std::iter::once(first).chain((first + 18..=digits.len()).step_by(18)) {
-        let chunk: u64 = digits[at..end].parse().map_err(|_| NumberError::Syntax)?;
-        mantissa *= 10u64.pow((end - at) as u32);
-        mantissa += chunk;
-        at = end;
+    // Rounded here, half to even, as `Number::finite` would: the number of
+    // digits is known, which spares it counting them.
+    if significant > PRECISION as usize {
+        let dropped = (significant - PRECISION as usize) as u64;
+        let unit = power_of_ten(dropped);
+        let kept = &mantissa / &unit;
+        let rest = &mantissa - &kept * &unit;
+        mantissa = match (rest * 2u32).cmp(&unit) {
+            Ordering::Less => kept,
+            Ordering::Greater => kept + 1u32,
+            Ordering::Equal if kept.bit(0) => kept + 1u32,
+            Ordering::Equal => kept,
+        };
+        scale -= dropped as i64;
     }
     let negative = (a < 0) != (b < 0);
     let mantissa = if negative { -mantissa } else { mantissa };
@@ -692,6 +689,44 @@ mod tests {
             two_thirds.to_decimal_string(),
             format!("0.{}7", "6".repeat(99))
         );
+    }
+
+    /// The machine-word division of small integers gives what the general
+    /// division of big decimals gives, exact and rounded quotients alike,
+    /// including ties broken by the sticky digit and quotients below one.
+    #[test]
+    fn small_division_agrees_with_big_division() {
+        let mut values = vec![
+            0,
+            1,
+            -1,
+            2,
+            3,
+            7,
+            10,
+            -12,
+            1024,
+            3000,
+            999_999_999_999,
+            10i64.pow(18),
+            i64::MAX,
+            i64::MIN + 1,
+        ];
+        // A fixed pseudo-random sequence (xorshift) for more operands.
+        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+        for _ in 0..200 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let digits = (x % 19) as u32;
+            values.push((x >> 8) as i64 % 10i64.pow(digits.max(1)));
+        }
+        for &a in &values {
+            for &b in values.iter().filter(|&&b| b != 0) {
+                let big = divide_finite(&BigDecimal::from(a), &BigDecimal::from(b));
+                assert_eq!(divide_small(a, b), big, "{a} / {b}");
+            }
+        }
     }
 
     #[test]

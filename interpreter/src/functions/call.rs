@@ -118,7 +118,10 @@ fn map_arguments(f: &Function, args: &[Value]) -> Result<(), CallError> {
 /// found that they map: the positional parameters in order, then the
 /// variadic one for each argument left.
 fn parameters_of(f: &Function, count: usize) -> impl Iterator<Item = &Parameter> {
-    f.parameters.iter().chain(f.variadic.iter().cycle()).take(count)
+    f.parameters
+        .iter()
+        .chain(f.variadic.iter().cycle())
+        .take(count)
 }
 
 /// Checks one argument against its parameter. Returns the argument as the
