@@ -108,12 +108,7 @@ pub(super) fn flush_heredoc(items: &mut [Item], buffer: &mut String, scratch: &m
         let mut line = first_line_start(&buffer[start..end], at_line_start).map(|i| start + i);
         while let Some(line_start) = line {
             if indentation(&buffer[line_start..end]).is_some() {
-                let removed: usize = buffer[line_start..end]
-                    .chars()
-                    .take(minimum)
-                    .take_while(|&c| is_indentation(c))
-                    .map(char::len_utf8)
-                    .sum();
+                let (_, removed) = leading_spaces(&buffer[line_start..end], minimum);
                 scratch.push_str(&buffer[copied..line_start]);
                 copied = line_start + removed;
             }
@@ -132,13 +127,28 @@ pub(super) fn flush_heredoc(items: &mut [Item], buffer: &mut String, scratch: &m
 /// spaces before its newline. Text that ends without a newline continues
 /// with a sequence, so its spaces count.
 fn indentation(line: &str) -> Option<usize> {
-    let spaces = line.chars().take_while(|&c| is_indentation(c)).count();
+    let (spaces, bytes) = leading_spaces(line, usize::MAX);
     // The spaces stop at the line's newline at the latest.
-    let rest = line.trim_start_matches(is_indentation);
-    if rest.starts_with('\n') || rest.starts_with("\r\n") {
+    let rest = &line.as_bytes()[bytes..];
+    if rest.starts_with(b"\n") || rest.starts_with(b"\r\n") {
         return None;
     }
     Some(spaces)
+}
+
+/// The leading space characters of `line`, at most `limit` of them: how
+/// many, and their length in bytes.
+fn leading_spaces(line: &str, limit: usize) -> (usize, usize) {
+    let mut spaces = 0;
+    let mut bytes = 0;
+    for c in line.chars() {
+        if spaces == limit || !is_indentation(c) {
+            break;
+        }
+        spaces += 1;
+        bytes += c.len_utf8();
+    }
+    (spaces, bytes)
 }
 
 /// The offsets in a literal where a line starts: its beginning if the
