@@ -8,7 +8,7 @@
 //! `cargo bench -p hcl-interpreter --bench native [-- SIZES_IN_MB...]`.
 //! A benchmark, not a test: it reports and asserts nothing.
 
-use hcl_interpreter::native::{eval_config, parse_config};
+use hcl_interpreter::native::{eval_config, eval_template, parse_config};
 use hcl_interpreter::number::Number;
 use hcl_interpreter::{EvalContext, Type, Value};
 use std::fmt::Write as _;
@@ -96,6 +96,17 @@ fn peak_memory() -> usize {
         .map_or(0, |kb| kb * 1024)
 }
 
+/// The child of an `interpolations` measurement: a template of `count`
+/// interpolations, evaluated; prints `seconds peak_bytes source_bytes`.
+fn interpolations_child(count: usize) {
+    let source = "${var.env}-".repeat(count);
+    let ctx = context();
+    let started = Instant::now();
+    eval_template(&source, &ctx).expect("the template evaluates");
+    let seconds = started.elapsed().as_secs_f64();
+    println!("{seconds} {} {}", peak_memory(), source.len());
+}
+
 /// The child: generate, then time one phase; prints `seconds peak_bytes`.
 fn child(mode: &str, megabytes: usize) {
     let source = generate(megabytes << 20);
@@ -114,9 +125,9 @@ fn child(mode: &str, megabytes: usize) {
 }
 
 /// One measurement in a fresh process: seconds, peak bytes, input bytes.
-fn measure(exe: &std::path::Path, mode: &str, mb: usize) -> Result<(f64, f64, f64), String> {
+fn measure(exe: &std::path::Path, mode: &str, size: usize) -> Result<(f64, f64, f64), String> {
     let output = std::process::Command::new(exe)
-        .env("HCL_BENCH_CHILD", format!("{mode}:{mb}"))
+        .env("HCL_BENCH_CHILD", format!("{mode}:{size}"))
         .output()
         .map_err(|e| e.to_string())?;
     let text = String::from_utf8_lossy(&output.stdout);
@@ -136,8 +147,12 @@ fn main() {
         .filter(|a| a != "--bench")
         .collect();
     if let Ok(spec) = std::env::var("HCL_BENCH_CHILD") {
-        let (mode, mb) = spec.split_once(':').expect("MODE:MB");
-        child(mode, mb.parse().expect("a size"));
+        let (mode, size) = spec.split_once(':').expect("MODE:SIZE");
+        let size = size.parse().expect("a size");
+        match mode {
+            "interpolations" => interpolations_child(size),
+            _ => child(mode, size),
+        }
         return;
     }
     let sizes: Vec<usize> = if args.is_empty() {
@@ -156,6 +171,30 @@ fn main() {
         .filter(|&r| r > 0)
         .unwrap_or(5);
     let exe = std::env::current_exe().expect("this benchmark's path");
+
+    // "A template with 100,000 interpolations must evaluate in linear
+    // time": ten times the interpolations, about ten times the time.
+    let mut interpolation_seconds = Vec::new();
+    for count in [10_000, 100_000] {
+        let mut seconds: Vec<f64> = (0..runs)
+            .filter_map(|_| measure(&exe, "interpolations", count).ok())
+            .map(|(s, _, _)| s)
+            .collect();
+        seconds.sort_by(f64::total_cmp);
+        if let Some(&median) = seconds.get(seconds.len() / 2) {
+            println!(
+                "template of {count} interpolations (median of {runs} runs): {:.2} ms",
+                median * 1e3
+            );
+            interpolation_seconds.push(median);
+        }
+    }
+    if let [small, large] = interpolation_seconds[..] {
+        println!(
+            "  100,000 / 10,000 interpolations: {:.1} times the time",
+            large / small
+        );
+    }
     println!(
         "{:>6} {:>12} {:>10} {:>15} {:>12} {:>16}   (median of {runs} runs)",
         "size", "phase", "MiB/s", "range", "seconds", "peak memory / MB"

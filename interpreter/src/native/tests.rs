@@ -5,7 +5,6 @@
 use super::*;
 use crate::number::Number;
 use crate::types::Type;
-use std::time::{Duration, Instant};
 
 /// Runs `f` on a thread with a large stack: the deep values these tests
 /// build and drop recurse through `Value`'s own code.
@@ -273,24 +272,14 @@ fn deep_syntax_trees_are_dropped_on_a_large_stack() {
     drop(parsed);
 }
 
+/// The time this takes is measured by the `native` benchmark
+/// (`interpolations` lines), not here.
 #[test]
-fn hundred_thousand_interpolations_evaluate_in_linear_time() {
-    let ctx = context();
-    let time = |n: usize| {
-        let source = "${s}-".repeat(n);
-        let start = Instant::now();
-        let v = eval_template(&source, &ctx).expect("evaluates");
-        assert_eq!(v, Value::string(&"a-".repeat(n)));
-        start.elapsed()
-    };
-    let small = time(10_000);
-    let large = time(100_000);
-    // Linear: ten times the input, not a hundred times the time. (A
-    // generous bound, for loaded machines.)
-    assert!(
-        large < small * 40 + Duration::from_millis(500),
-        "10,000 interpolations: {small:?}; 100,000: {large:?}"
-    );
+fn hundred_thousand_interpolations_evaluate() {
+    let n = 100_000;
+    let source = "${s}-".repeat(n);
+    let v = eval_template(&source, &context()).expect("evaluates");
+    assert_eq!(v, Value::string(&"a-".repeat(n)));
 }
 
 #[test]
