@@ -22,7 +22,7 @@
 //! The parser stops at its first error: one diagnostic of
 //! [`Phase::Parse`] with a range. It is linear in the input, and recursive:
 //! objects and arrays may nest at most [`MAX_NESTING_DEPTH`] levels, and
-//! [`parse`] runs on a thread with a stack large enough for that.
+//! [`parse`] runs on a stack large enough for that.
 //!
 //! A byte order mark at the start is an error: RFC 8259 § 8.1 lets a parser
 //! either ignore it or reject it, and the native syntax rejects it.

@@ -68,6 +68,7 @@ pub mod static_analysis;
 
 use crate::diagnostic::{Diagnostic, Phase, Range};
 use crate::eval_context::EvalContext;
+use crate::large_stack::{self, Failure};
 use crate::value::Value;
 use source::{LineIndex, Span};
 use std::collections::BTreeMap;
@@ -253,7 +254,7 @@ impl<T: Send + 'static> Drop for Parsed<T> {
         // Without a large stack, the tree is leaked rather than dropped on
         // a stack that may be too small.
         let mut tree = Some(tree);
-        if with_large_stack(|| drop(tree.take())).is_none() {
+        if large_stack::run(STACK_SIZE, || drop(tree.take())).is_err() {
             std::mem::forget(tree);
         }
     }
@@ -344,49 +345,25 @@ fn parse_only<T: Send + 'static>(
     })
 }
 
-/// Runs `work` on a [`STACK_SIZE`] stack, giving it the nesting limit that
-/// stack allows, and returns its result.
+/// Runs `work` on a [`STACK_SIZE`] stack (see [`crate::large_stack`]),
+/// giving it the nesting limit that stack allows, and returns its result.
 ///
-/// The stack is a fresh one switched to on this thread (with the
-/// `stacker` crate, as rustc does for its deep recursion), so that the
-/// work's memory comes from this thread's allocator cache as the caller's
-/// would, and no thread is started. Should the system refuse so large a
-/// stack, smaller ones are tried with proportionally smaller limits. A
-/// failure to get any stack, or a panic in the work (a bug), is reported
-/// as a diagnostic rather than propagated.
+/// Should the system refuse so large a stack, smaller ones are tried with
+/// proportionally smaller limits. A failure to get any stack, or a panic in
+/// the work (a bug), is reported as a diagnostic rather than propagated.
 fn on_large_stack<T>(work: impl Fn(usize) -> Result<T, Diagnostics>) -> Result<T, Diagnostics> {
-    let internal = |why: &str| {
-        vec![Diagnostic::new(
-            Phase::Eval,
-            "Internal error of the reference interpreter",
-            why,
-        )]
-    };
+    let mut failure = Failure::Refused;
     for divisor in [1, 8, 64] {
-        let started = std::cell::Cell::new(false);
-        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            stacker::grow(STACK_SIZE / divisor, || {
-                started.set(true);
-                work(MAX_NESTING_DEPTH / divisor)
-            })
-        }));
-        match outcome {
+        match large_stack::run(STACK_SIZE / divisor, || work(MAX_NESTING_DEPTH / divisor)) {
             Ok(result) => return result,
-            Err(_) if started.get() => return Err(internal("the native syntax code panicked")),
-            // The stack could not be had: try a smaller one.
-            Err(_) => {}
+            Err(Failure::Refused) => {}
+            Err(panicked) => {
+                failure = panicked;
+                break;
+            }
         }
     }
-    Err(internal("could not allocate a stack for the native syntax"))
-}
-
-/// Runs `f` on a [`STACK_SIZE`] stack, as [`on_large_stack`] does; `None`
-/// if no such stack could be had.
-fn with_large_stack(f: impl FnOnce()) -> Option<()> {
-    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        stacker::grow(STACK_SIZE, f)
-    }))
-    .ok()
+    Err(failure.diagnostic("native"))
 }
 
 #[cfg(test)]

@@ -1,0 +1,55 @@
+//! Deep recursion on a large stack.
+//!
+//! The parsers and evaluators of both syntaxes recurse as deep as their
+//! input nests, which may be far deeper than a thread's default stack
+//! allows. Their work runs on a large stack of its own, switched to on the
+//! caller's thread with the `stacker` crate (as rustc does for its deep
+//! recursion): the stack is reserved, not committed, so only the pages used
+//! are touched; no thread is started; and the work's memory comes from the
+//! caller's thread, as the caller's own allocations do.
+
+use crate::diagnostic::{Diagnostic, Phase};
+use std::cell::Cell;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+/// Why work could not run to its end on a large stack.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Failure {
+    /// The system refused a stack of that size; the work did not start.
+    Refused,
+    /// The work panicked (a bug).
+    Panicked,
+}
+
+impl Failure {
+    /// The diagnostic that reports the failure of the work of `syntax`.
+    pub(crate) fn diagnostic(self, syntax: &str) -> Vec<Diagnostic> {
+        let why = match self {
+            Failure::Refused => format!("could not allocate a stack for the {syntax} syntax"),
+            Failure::Panicked => format!("the {syntax} syntax code panicked"),
+        };
+        vec![Diagnostic::new(
+            Phase::Eval,
+            "Internal error of the reference interpreter",
+            why,
+        )]
+    }
+}
+
+/// Runs `work` on a stack of `size` bytes and returns its result.
+pub(crate) fn run<T>(size: usize, work: impl FnOnce() -> T) -> Result<T, Failure> {
+    let started = Cell::new(false);
+    catch_unwind(AssertUnwindSafe(|| {
+        stacker::grow(size, || {
+            started.set(true);
+            work()
+        })
+    }))
+    .map_err(|_| {
+        if started.get() {
+            Failure::Panicked
+        } else {
+            Failure::Refused
+        }
+    })
+}
