@@ -75,7 +75,7 @@ pub struct Arena {
     template_part_lists: Vec<TemplatePart>,
     /// The text of every template literal, one after another (see
     /// [`TextRange`]).
-    pub text: String,
+    pub(crate) text: String,
 }
 
 impl Arena {
