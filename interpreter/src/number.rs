@@ -497,11 +497,8 @@ fn divide_small(a: i64, b: i64) -> Result<Number, NumberError> {
     let mut mantissa = BigInt::from(whole);
     // Significant digits so far: leading zeros of a quotient below 1 are
     // not significant.
-    let mut significant = if whole == 0 {
-        0
-    } else {
-        whole.to_string().len()
-    };
+    let digits = |n: u128| n.checked_ilog10().map_or(0, |log| log as usize + 1);
+    let mut significant = digits(whole);
     let mut scale = 0i64;
     while remainder != 0 && significant <= PRECISION as usize {
         // Below divisor * 10^18 < 2^63 * 2^60: no overflow.
@@ -512,11 +509,7 @@ fn divide_small(a: i64, b: i64) -> Result<Number, NumberError> {
         mantissa = mantissa * CHUNK + chunk;
         scale += 18;
         significant = if significant == 0 {
-            if chunk == 0 {
-                0
-            } else {
-                chunk.to_string().len()
-            }
+            digits(u128::from(chunk))
         } else {
             significant + 18
         };

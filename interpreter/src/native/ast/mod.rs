@@ -50,34 +50,6 @@ impl<T> std::fmt::Debug for Id<T> {
     }
 }
 
-/// The nodes of a syntax tree, one list per kind, and the text of its
-/// template literals.
-#[derive(Debug, Default)]
-pub struct Arena {
-    literals: Vec<Literal>,
-    variables: Vec<Variable>,
-    tuples: Vec<Tuple>,
-    objects: Vec<Object>,
-    templates: Vec<Template>,
-    calls: Vec<FunctionCall>,
-    fors: Vec<ForExpr>,
-    indexes: Vec<Index>,
-    get_attrs: Vec<GetAttr>,
-    splats: Vec<Splat>,
-    parenthesized: Vec<Parenthesized>,
-    unary: Vec<UnaryOperation>,
-    binary: Vec<BinaryOperation>,
-    conditionals: Vec<Conditional>,
-    template_ifs: Vec<TemplateIf>,
-    template_fors: Vec<TemplateFor>,
-    expression_lists: Vec<Expression>,
-    object_item_lists: Vec<ObjectItem>,
-    template_part_lists: Vec<TemplatePart>,
-    /// The text of every template literal, one after another (see
-    /// [`TextRange`]).
-    pub(crate) text: String,
-}
-
 impl Arena {
     /// Adds a node, and returns its place.
     pub fn add<T: Node>(&mut self, node: T) -> Id<T> {
@@ -99,31 +71,6 @@ impl Arena {
             len: (all.len() - start) as u32,
             kind: PhantomData,
         }
-    }
-
-    /// Gives back the room the lists grew into but did not use (once the
-    /// tree is complete).
-    pub fn shrink_to_fit(&mut self) {
-        self.literals.shrink_to_fit();
-        self.variables.shrink_to_fit();
-        self.tuples.shrink_to_fit();
-        self.objects.shrink_to_fit();
-        self.templates.shrink_to_fit();
-        self.calls.shrink_to_fit();
-        self.fors.shrink_to_fit();
-        self.indexes.shrink_to_fit();
-        self.get_attrs.shrink_to_fit();
-        self.splats.shrink_to_fit();
-        self.parenthesized.shrink_to_fit();
-        self.unary.shrink_to_fit();
-        self.binary.shrink_to_fit();
-        self.conditionals.shrink_to_fit();
-        self.template_ifs.shrink_to_fit();
-        self.template_fors.shrink_to_fit();
-        self.expression_lists.shrink_to_fit();
-        self.object_item_lists.shrink_to_fit();
-        self.template_part_lists.shrink_to_fit();
-        self.text.shrink_to_fit();
     }
 
     /// The text of a template literal.
@@ -196,63 +143,87 @@ pub trait ListItem: Sized {
     fn lists_mut(arena: &mut Arena) -> &mut Vec<Self>;
 }
 
-macro_rules! list_items {
-    ($($kind:ty => $list:ident),* $(,)?) => {
-        $(
-            impl ListItem for $kind {
-                fn lists(arena: &Arena) -> &Vec<Self> {
-                    &arena.$list
-                }
-                fn lists_mut(arena: &mut Arena) -> &mut Vec<Self> {
-                    &mut arena.$list
-                }
-            }
-        )*
-    };
-}
-
-list_items! {
-    Expression => expression_lists,
-    ObjectItem => object_item_lists,
-    TemplatePart => template_part_lists,
-}
-
 /// A kind of node kept in an [`Arena`].
 pub trait Node: Sized {
     fn list(arena: &Arena) -> &Vec<Self>;
     fn list_mut(arena: &mut Arena) -> &mut Vec<Self>;
 }
 
-macro_rules! nodes {
-    ($($kind:ty => $list:ident),* $(,)?) => {
+/// Declares the [`Arena`]: a list for each kind of node and each kind of
+/// list item, the [`Node`] and [`ListItem`] implementations that find
+/// them, and [`Arena::shrink_to_fit`], so that each kind is named once.
+macro_rules! arena {
+    (
+        nodes { $($node:ty => $nodes:ident),* $(,)? }
+        lists { $($item:ty => $items:ident),* $(,)? }
+    ) => {
+        /// The nodes of a syntax tree, one list per kind, and the text of its
+        /// template literals.
+        #[derive(Debug, Default)]
+        pub struct Arena {
+            $($nodes: Vec<$node>,)*
+            $($items: Vec<$item>,)*
+            /// The text of every template literal, one after another (see
+            /// [`TextRange`]).
+            pub(crate) text: String,
+        }
+
+        impl Arena {
+            /// Gives back the room the lists grew into but did not use
+            /// (once the tree is complete).
+            pub fn shrink_to_fit(&mut self) {
+                $(self.$nodes.shrink_to_fit();)*
+                $(self.$items.shrink_to_fit();)*
+                self.text.shrink_to_fit();
+            }
+        }
+
         $(
-            impl Node for $kind {
+            impl Node for $node {
                 fn list(arena: &Arena) -> &Vec<Self> {
-                    &arena.$list
+                    &arena.$nodes
                 }
                 fn list_mut(arena: &mut Arena) -> &mut Vec<Self> {
-                    &mut arena.$list
+                    &mut arena.$nodes
+                }
+            }
+        )*
+
+        $(
+            impl ListItem for $item {
+                fn lists(arena: &Arena) -> &Vec<Self> {
+                    &arena.$items
+                }
+                fn lists_mut(arena: &mut Arena) -> &mut Vec<Self> {
+                    &mut arena.$items
                 }
             }
         )*
     };
 }
 
-nodes! {
-    Literal => literals,
-    Variable => variables,
-    Tuple => tuples,
-    Object => objects,
-    Template => templates,
-    FunctionCall => calls,
-    ForExpr => fors,
-    Index => indexes,
-    GetAttr => get_attrs,
-    Splat => splats,
-    Parenthesized => parenthesized,
-    UnaryOperation => unary,
-    BinaryOperation => binary,
-    Conditional => conditionals,
-    TemplateIf => template_ifs,
-    TemplateFor => template_fors,
+arena! {
+    nodes {
+        Literal => literals,
+        Variable => variables,
+        Tuple => tuples,
+        Object => objects,
+        Template => templates,
+        FunctionCall => calls,
+        ForExpr => fors,
+        Index => indexes,
+        GetAttr => get_attrs,
+        Splat => splats,
+        Parenthesized => parenthesized,
+        UnaryOperation => unary,
+        BinaryOperation => binary,
+        Conditional => conditionals,
+        TemplateIf => template_ifs,
+        TemplateFor => template_fors,
+    }
+    lists {
+        Expression => expression_lists,
+        ObjectItem => object_item_lists,
+        TemplatePart => template_part_lists,
+    }
 }

@@ -101,20 +101,18 @@ pub(super) fn flush_heredoc(items: &mut [Item], buffer: &mut String, scratch: &m
             at_line_start = false;
             continue;
         };
-        let (start, end) = (range.start, range.end);
-        let ends_line = buffer[start..end].ends_with('\n');
+        let text = &buffer[range.start..range.end];
+        let ends_line = text.ends_with('\n');
         scratch.clear();
-        let mut copied = start;
-        let mut line = first_line_start(&buffer[start..end], at_line_start).map(|i| start + i);
-        while let Some(line_start) = line {
-            if indentation(&buffer[line_start..end]).is_some() {
-                let (_, removed) = leading_spaces(&buffer[line_start..end], minimum);
-                scratch.push_str(&buffer[copied..line_start]);
-                copied = line_start + removed;
+        let mut copied = 0;
+        for start in line_starts(text, at_line_start) {
+            if indentation(&text[start..]).is_some() {
+                let (_, removed) = leading_spaces(&text[start..], minimum);
+                scratch.push_str(&text[copied..start]);
+                copied = start + removed;
             }
-            line = next_line_start(&buffer[start..end], line_start - start).map(|i| start + i);
         }
-        scratch.push_str(&buffer[copied..end]);
+        scratch.push_str(&text[copied..]);
         range.start = buffer.len();
         buffer.push_str(scratch);
         range.end = buffer.len();
@@ -156,23 +154,11 @@ fn leading_spaces(line: &str, limit: usize) -> (usize, usize) {
 /// literal's end (a line that starts there starts with the next item, or
 /// is the heredoc's closing line).
 fn line_starts(text: &str, at_line_start: bool) -> impl Iterator<Item = usize> + '_ {
-    std::iter::successors(first_line_start(text, at_line_start), |&line| {
-        next_line_start(text, line)
-    })
-}
-
-/// The first of [`line_starts`].
-fn first_line_start(text: &str, at_line_start: bool) -> Option<usize> {
-    if at_line_start && !text.is_empty() {
-        Some(0)
-    } else {
-        next_line_start(text, 0)
-    }
-}
-
-/// The start of the line after the one that holds offset `from` of a
-/// literal, unless that is the literal's end.
-fn next_line_start(text: &str, from: usize) -> Option<usize> {
-    let newline = text.get(from..)?.find('\n')?;
-    Some(from + newline + 1).filter(|&start| start < text.len())
+    let first = (at_line_start && !text.is_empty()).then_some(0);
+    first.into_iter().chain(
+        text.bytes()
+            .enumerate()
+            .filter(move |&(i, b)| b == b'\n' && i + 1 < text.len())
+            .map(|(i, _)| i + 1),
+    )
 }
