@@ -12,6 +12,7 @@ use super::{dynamic_value, eval, Evaluated, Scope};
 use crate::functions;
 use crate::native::ast::FunctionCall;
 use crate::native::Problem;
+use crate::types::Type;
 use crate::value::Value;
 use std::borrow::Cow;
 
@@ -26,7 +27,8 @@ use std::borrow::Cow;
 ///   elements are expanded in the set's order, as in hashicorp/hcl; a null
 ///   is an error; an unknown list, set or tuple, or the dynamic value,
 ///   whose number of elements is not known, makes the result the dynamic
-///   value. SPEC-GAP(spec-notes/gaps/expr-argument-expansion.md)
+///   value, while an unknown value of any other type is an error as its
+///   known values are. SPEC-GAP(spec-notes/gaps/expr-argument-expansion.md)
 ///
 /// Spec: hclsyntax-spec.md § Functions and Function Calls
 pub(super) fn eval_function_call<'a>(call: &'a FunctionCall, scope: &Scope<'a>) -> Evaluated<'a> {
@@ -84,7 +86,13 @@ pub(super) fn eval_function_call<'a>(call: &'a FunctionCall, scope: &Scope<'a>) 
                     "The expanding argument (indicated by ...) must not be null.",
                 ))
             }
-            Some(Value::Unknown(_)) => return Ok(Cow::Owned(dynamic_value())),
+            // Only a value whose type could hold a list, set or tuple stands
+            // for an unknown number of arguments; an unknown string, map or
+            // object "must evaluate to either a list or tuple value" no less
+            // than a known one. SPEC-GAP(spec-notes/gaps/expr-argument-expansion.md)
+            Some(Value::Unknown(Type::List(_) | Type::Set(_) | Type::Tuple(_) | Type::Dynamic)) => {
+                return Ok(Cow::Owned(dynamic_value()))
+            }
             Some(_) => {
                 return Err(invalid(
                     "The expanding argument (indicated by ...) must be a list, a set or a tuple.",
