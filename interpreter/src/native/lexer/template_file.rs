@@ -93,6 +93,11 @@ const QUOTED_STOP: u8 = TEMPLATE_STOP | 4;
 /// sequence or escape may start there) in every mode, the line feed in
 /// heredoc mode, and in quoted mode `"`, `\`, the line feed and the
 /// carriage return. Every other byte continues the run in every mode.
+///
+/// Outside quotes a carriage return without a line feed is text like any
+/// other character ("a template literal can contain any unicode
+/// character"): it stops no run and a sequence after it starts as
+/// anywhere else. SPEC-GAP(spec-notes/gaps/template-file-carriage-return.md)
 const STOPS: [u8; 256] = {
     let mut table = [0; 256];
     table[b'$' as usize] = TEMPLATE_STOP;
