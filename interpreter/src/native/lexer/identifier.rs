@@ -6,16 +6,27 @@
 //! > their syntax is defined in terms of the `ID_Start` and `ID_Continue`
 //! > character properties [...] `Identifier = ID_Start (ID_Continue | '-')*;`
 //!
-//! The `unicode-ident` crate provides `XID_Start` and `XID_Continue`, which
-//! are `ID_Start` and `ID_Continue` minus the few characters whose NFKC
-//! forms are not identifiers (UAX #31 § 5.1, "NFKC Modifications"). Those
-//! characters are added back here, so the sets are exactly `ID_Start` and
+//! The spec names no Unicode version. The properties are those of Unicode
+//! 9.0.0, the version hashicorp/hcl v2.14.1's scanner tables are generated
+//! from; characters whose status a later version changed (U+200D ZERO
+//! WIDTH JOINER continues an identifier only from Unicode 15.1, letters of
+//! scripts added after 9.0 start one only from their version) are
+//! implementation-defined in the suite.
+//! SPEC-GAP(spec-notes/gaps/lexical-identifier-unicode-version.md)
+//!
+//! The `unicode-xid` crate, pinned to its release of Unicode 9.0.0
+//! tables, provides `XID_Start` and `XID_Continue`, which are `ID_Start`
+//! and `ID_Continue` minus the few characters whose NFKC forms are not
+//! identifiers (UAX #31 § 5.1, "NFKC Modifications"). Those characters
+//! are added back here, so the sets are exactly `ID_Start` and
 //! `ID_Continue`.
 //!
 //! `_` is `ID_Continue` but not `ID_Start`; it may nevertheless start an
 //! identifier, read as the spec's "certain unambiguous punctuation tokens"
 //! (a common UAX #31 profile, and hashicorp/hcl's behavior).
 //! SPEC-GAP(spec-notes/gaps/lexical-identifier-underscore.md)
+
+use unicode_xid::UnicodeXID;
 
 /// Characters in `ID_Start` but not in `XID_Start`.
 const ID_START_NOT_XID: &[char] = &[
@@ -31,14 +42,16 @@ const ID_CONTINUE_NOT_XID: &[char] = &[
     '\u{FE7A}', '\u{FE7C}', '\u{FE7E}',
 ];
 
-/// Whether `c` has the Unicode property `ID_Start`.
+/// Whether `c` has the Unicode property `ID_Start` (of Unicode 9.0.0).
+/// SPEC-GAP(spec-notes/gaps/lexical-identifier-unicode-version.md)
 pub fn is_id_start(c: char) -> bool {
-    unicode_ident::is_xid_start(c) || ID_START_NOT_XID.contains(&c)
+    UnicodeXID::is_xid_start(c) || ID_START_NOT_XID.contains(&c)
 }
 
-/// Whether `c` has the Unicode property `ID_Continue`.
+/// Whether `c` has the Unicode property `ID_Continue` (of Unicode 9.0.0).
+/// SPEC-GAP(spec-notes/gaps/lexical-identifier-unicode-version.md)
 pub fn is_id_continue(c: char) -> bool {
-    unicode_ident::is_xid_continue(c) || ID_CONTINUE_NOT_XID.contains(&c)
+    UnicodeXID::is_xid_continue(c) || ID_CONTINUE_NOT_XID.contains(&c)
 }
 
 /// The ASCII bytes that continue an identifier: `ID_Continue` (letters,
@@ -117,5 +130,17 @@ mod tests {
         // A combining mark continues but does not start an identifier.
         assert_eq!(identifier_len("e\u{301}", 0), Some(3));
         assert_eq!(identifier_len("\u{301}", 0), None);
+    }
+
+    #[test]
+    fn identifier_properties_are_those_of_unicode_9() {
+        assert_eq!(unicode_xid::UNICODE_VERSION, (9, 0, 0));
+        // ZERO WIDTH JOINER: ID_Continue only from Unicode 15.1.
+        assert_eq!(identifier_len("a\u{200D}b", 0), Some(1));
+        // SYRIAC LETTER MALAYALAM NGA: assigned in Unicode 10.0.
+        assert_eq!(identifier_len("\u{860}", 0), None);
+        // VEDIC SIGN ARDHAVISARGA: ID_Continue in 9.0, ID_Start from 10.0.
+        assert_eq!(identifier_len("a\u{1CF2}", 0), Some(4));
+        assert_eq!(identifier_len("\u{1CF2}", 0), None);
     }
 }
