@@ -100,6 +100,16 @@ fn parse_number(p: &mut Parser) -> Result<Expression, Problem> {
             token.span,
         ));
     }
+    // `1.e5`: a point without fraction digits before the exponent.
+    // SPEC-GAP(spec-notes/gaps/lexical-number-fraction-digits.md)
+    let without_empty_fraction;
+    let text = match text.find(['.']) {
+        Some(point) if matches!(text.as_bytes().get(point + 1), Some(b'e' | b'E')) => {
+            without_empty_fraction = format!("{}{}", &text[..point], &text[point + 1..]);
+            without_empty_fraction.as_str()
+        }
+        _ => text,
+    };
     let number = Number::parse_decimal(text, true).map_err(|e| {
         Problem::new(
             token.span,
