@@ -16,7 +16,7 @@ use super::on_large_stack;
 use super::parser::{parse_json_text, Node, NodeKind, Property};
 use super::string::ContentMap;
 use crate::convert::convert;
-use crate::diagnostic::{Diagnostic, Phase, Range};
+use crate::diagnostic::{Diagnostic, Phase, Pos, Range};
 use crate::eval_context::EvalContext;
 use crate::types::Type;
 use crate::value::{nfc, Value};
@@ -174,9 +174,11 @@ fn eval_array(
 ///
 /// A text with neither `${` nor `%{` is a template of literal text only
 /// (the escapes `$${` and `%%{` contain those too), whose value is the
-/// text: it is returned without starting the native parser. A text that
-/// starts with U+FEFF goes to the native parser, which rejects it as a
-/// byte order mark. SPEC-GAP(spec-notes/gaps/json-string-byte-order-mark.md)
+/// text: it is returned without starting the native parser. A U+FEFF at
+/// the start of the text is dropped, as hashicorp/hcl drops it (the
+/// content is a decoded value, not encoded source, so the native syntax's
+/// rule on byte order marks does not decide it).
+/// SPEC-GAP(spec-notes/gaps/json-string-byte-order-mark.md)
 ///
 /// Spec: json-spec.md § Strings
 fn eval_string(
@@ -188,12 +190,37 @@ fn eval_string(
     let Some(ctx) = ctx else {
         return Ok(Value::string(text));
     };
+    // SPEC-GAP(spec-notes/gaps/json-string-byte-order-mark.md)
+    let (text, skipped) = match text.strip_prefix('\u{FEFF}') {
+        Some(rest) => (rest, '\u{FEFF}'.len_utf8()),
+        None => (text, 0),
+    };
     let literal_only = !text.contains("${") && !text.contains("%{");
-    if literal_only && !text.starts_with('\u{FEFF}') {
+    if literal_only {
         return Ok(Value::string(text));
     }
-    crate::native::eval_template(text, ctx)
-        .map_err(|diagnostics| in_json_source(diagnostics, source, range))
+    crate::native::eval_template(text, ctx).map_err(|mut diagnostics| {
+        if skipped > 0 {
+            for diagnostic in &mut diagnostics {
+                diagnostic.range = diagnostic.range.map(|r| after_skipped(r, skipped));
+            }
+        }
+        in_json_source(diagnostics, source, range)
+    })
+}
+
+/// A range in a template whose text followed `skipped` bytes (one character,
+/// on the first line) of the string's content, as a range in the content.
+fn after_skipped(range: Range, skipped: usize) -> Range {
+    let shift = |pos: Pos| Pos {
+        line: pos.line,
+        column: pos.column + usize::from(pos.line == 1),
+        byte: pos.byte + skipped,
+    };
+    Range {
+        start: shift(range.start),
+        end: shift(range.end),
+    }
 }
 
 /// The diagnostics of a string's content, with their ranges moved from the

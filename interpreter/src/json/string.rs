@@ -25,8 +25,9 @@
 //!
 //! A character outside the Basic Multilingual Plane is escaped as a
 //! UTF-16 surrogate pair (`\uD83D\uDE00`). A lone surrogate, high or low,
-//! encodes no character, and the content must be a Unicode string (an
-//! HCL string is "a sequence of Unicode characters"), so it is an error.
+//! encodes no character (an HCL string is "a sequence of Unicode
+//! characters"); the specs leave open what it gives, and, as in
+//! hashicorp/hcl, it reads as U+FFFD REPLACEMENT CHARACTER.
 //! SPEC-GAP(spec-notes/gaps/json-lone-surrogates.md)
 
 use crate::diagnostic::{Pos, Range};
@@ -125,27 +126,24 @@ fn decode_escape(source: &str, at: usize) -> Result<(char, usize), StringError> 
     if let Some(c) = simple {
         return Ok((c, 2));
     }
-    let lone = StringError {
-        start: at,
-        end: at + 6,
-        summary: "A lone UTF-16 surrogate encodes no character",
-    };
+    // SPEC-GAP(spec-notes/gaps/json-lone-surrogates.md)
+    let lone = Ok((char::REPLACEMENT_CHARACTER, 6));
     let unit = hex_unit(source, at)?;
     match unit {
         0xD800..=0xDBFF => {
             let low = if source[at + 6..].starts_with("\\u") {
                 hex_unit(source, at + 6)?
             } else {
-                return Err(lone);
+                return lone;
             };
             if !(0xDC00..=0xDFFF).contains(&low) {
-                return Err(lone);
+                return lone;
             }
             let scalar = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00);
             let c = char::from_u32(scalar).expect("a surrogate pair is a scalar value");
             Ok((c, 12))
         }
-        0xDC00..=0xDFFF => Err(lone),
+        0xDC00..=0xDFFF => lone,
         _ => Ok((char::from_u32(unit).expect("not a surrogate"), 6)),
     }
 }

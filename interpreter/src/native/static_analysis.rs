@@ -261,7 +261,7 @@ fn keyword_root(parsed: &Parsed<Expression>, span: Span) -> Option<String> {
 /// SPEC-GAP(spec-notes/gaps/static-traversal-constant-keys.md)
 ///
 /// Spec: hclsyntax-spec.md § Static Traversal
-fn constant_index_key(key: &Expression, arena: &Arena) -> Option<Value> {
+pub(crate) fn constant_index_key(key: &Expression, arena: &Arena) -> Option<Value> {
     match key.kind {
         ExpressionKind::Literal(literal) => Some(arena[literal].value.clone()),
         ExpressionKind::SmallInteger(integer) => Some(Value::Number(Number::from_i64(integer))),

@@ -7,8 +7,9 @@
 
 use super::{dynamic_value, eval, Evaluated, Scope};
 use crate::convert::convert;
-use crate::native::ast::{Object, ObjectKey, Tuple};
+use crate::native::ast::{Arena, Expression, ExpressionKind, Object, ObjectKey, Tuple};
 use crate::native::source::Span;
+use crate::native::static_analysis::constant_index_key;
 use crate::native::Problem;
 use crate::types::Type;
 use crate::value::{nfc, Value};
@@ -32,6 +33,11 @@ pub(super) fn eval_tuple<'a>(tuple: &'a Tuple, scope: &Scope<'a>) -> Evaluated<'
 /// - A name key is the attribute name; another key is evaluated and
 ///   converted to a string (the attribute names of an object are strings).
 ///   A null key is an error.
+/// - A key written as a bare reference with attribute or constant index
+///   steps (`a.b`, `a[0]`, without parentheses) is an evaluation error, as
+///   in hashicorp/hcl: the native grammar admits it as an expression, the
+///   Terraform guide asks for parentheses around a non-literal key.
+///   SPEC-GAP(spec-notes/gaps/expr-object-key-expressions.md)
 /// - With an unknown key the object's type is not known: the result is the
 ///   dynamic value (as the spec says of `for` expressions).
 ///   SPEC-GAP(spec-notes/gaps/expr-object-key-expressions.md)
@@ -48,6 +54,14 @@ pub(super) fn eval_object<'a>(object: &'a Object, scope: &Scope<'a>) -> Evaluate
         let name = match &item.key {
             ObjectKey::Name { name, .. } => Some(nfc(name)),
             ObjectKey::Expression(key) => {
+                if is_bare_reference(key, scope.arena) {
+                    return Err(Problem::new(
+                        key.span(),
+                        "Ambiguous attribute key",
+                        "A key that is a reference with attribute or index steps must be \
+                         written in parentheses to be evaluated, or quoted to be a literal name.",
+                    ));
+                }
                 let key_value = eval(key, scope)?;
                 attribute_name(&key_value, key.span())?
             }
@@ -65,6 +79,31 @@ pub(super) fn eval_object<'a>(object: &'a Object, scope: &Scope<'a>) -> Evaluate
         return Ok(Cow::Owned(dynamic_value()));
     }
     Ok(Cow::Owned(Value::Object(attributes)))
+}
+
+/// Whether a key is a variable followed by attribute accesses or constant
+/// index steps (a static traversal with more than one step), unparenthesized.
+/// SPEC-GAP(spec-notes/gaps/expr-object-key-expressions.md)
+///
+/// Spec: hclsyntax-spec.md § Collection Values
+fn is_bare_reference(key: &Expression, arena: &Arena) -> bool {
+    let mut current = key;
+    let mut steps = 0usize;
+    loop {
+        match &current.kind {
+            ExpressionKind::Variable(_) => return steps > 0,
+            ExpressionKind::GetAttr(get_attr) => current = &arena[*get_attr].object,
+            ExpressionKind::Index(index) => {
+                let index = &arena[*index];
+                if constant_index_key(&index.key, arena).is_none() {
+                    return false;
+                }
+                current = &index.collection;
+            }
+            _ => return false,
+        }
+        steps += 1;
+    }
 }
 
 /// The attribute name a key value gives: the value converted to a string;

@@ -100,6 +100,16 @@ fn parse_number(p: &mut Parser) -> Result<Expression, Problem> {
             token.span,
         ));
     }
+    // `1.e5`: a point without fraction digits before the exponent.
+    // SPEC-GAP(spec-notes/gaps/lexical-number-fraction-digits.md)
+    let without_empty_fraction;
+    let text = match text.find(['.']) {
+        Some(point) if matches!(text.as_bytes().get(point + 1), Some(b'e' | b'E')) => {
+            without_empty_fraction = format!("{}{}", &text[..point], &text[point + 1..]);
+            without_empty_fraction.as_str()
+        }
+        _ => text,
+    };
     let number = Number::parse_decimal(text, true).map_err(|e| {
         Problem::new(
             token.span,
@@ -323,8 +333,9 @@ fn parse_tuple(p: &mut Parser) -> Result<Expression, Problem> {
 /// - "an identifier is interpreted as a literal attribute name as opposed to
 ///   a variable reference": a key that is a lone identifier followed by `=`
 ///   or `:` is its name, keywords included (`{null = 1}` has the attribute
-///   `"null"`). Any other key is an expression, evaluated: `{a.b = 1}` takes
-///   its name from `a.b` (hashicorp/hcl rejects it as ambiguous).
+///   `"null"`). Any other key is an expression, evaluated; a bare reference
+///   with steps (`{a.b = 1}`) is then rejected as ambiguous, as in
+///   hashicorp/hcl (see `eval::collection`).
 ///   SPEC-GAP(spec-notes/gaps/expr-object-key-expressions.md)
 /// - Elements are separated by a comma or by a line break: "Between the
 ///   open and closing delimiters of these sequences, newline sequences are
