@@ -7,6 +7,11 @@
 //! recursion): the stack is reserved, not committed, so only the pages used
 //! are touched; no thread is started; and the work's memory comes from the
 //! caller's thread, as the caller's own allocations do.
+//!
+//! The helper is public for callers: a result nests as deep as its input
+//! (a value of 200,000 nested tuples, a body of 200,000 nested blocks), and
+//! code that walks one recursively, such as an encoder, needs a large stack
+//! as the interpreter does. (Dropping one never recurses.)
 
 use crate::diagnostic::{Diagnostic, Phase};
 use std::cell::Cell;
@@ -14,7 +19,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 
 /// Why work could not run to its end on a large stack.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Failure {
+pub enum Failure {
     /// The system refused a stack of that size; the work did not start.
     Refused,
     /// The work panicked (a bug).
@@ -37,7 +42,12 @@ impl Failure {
 }
 
 /// Runs `work` on a stack of `size` bytes and returns its result.
-pub(crate) fn run<T>(size: usize, work: impl FnOnce() -> T) -> Result<T, Failure> {
+///
+/// Callers that handle deeply nested results (a value, a type or a body
+/// nested as deep as the input may nest, see [`crate::native`] § Limits)
+/// can run that work on a large stack too: [`crate::native::STACK_SIZE`]
+/// is enough for the deepest input accepted.
+pub fn run<T>(size: usize, work: impl FnOnce() -> T) -> Result<T, Failure> {
     let started = Cell::new(false);
     catch_unwind(AssertUnwindSafe(|| {
         stacker::grow(size, || {

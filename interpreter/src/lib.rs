@@ -36,7 +36,7 @@ pub mod equality;
 pub mod eval_context;
 pub mod functions;
 pub mod json;
-mod large_stack;
+pub mod large_stack;
 pub mod native;
 pub mod number;
 pub mod operations;

@@ -139,12 +139,13 @@ fn parse_difference(expect: &ParseExpectation, outcome: &Outcome) -> Option<Stri
         (ParseExpectation::Parsed, Outcome::Parsed) => None,
         (
             ParseExpectation::ParseError(range),
-            Outcome::Error {
+            outcome @ Outcome::Error {
                 phase: Phase::Parse,
-                ranges,
+                ..
             },
         ) => {
             let range = range.as_ref()?;
+            let ranges = outcome.error_ranges();
             let shown: Vec<String> = ranges.iter().map(show_range).collect();
             if ranges.is_empty() || shown.contains(range) {
                 None
@@ -281,7 +282,8 @@ fn first_difference(expect: &Expectation, outcome: &Outcome, grading: &Grading) 
         (Expectation::Result(b), Outcome::Result(actual)) => {
             Some(format!("expected {b}, got {actual}"))
         }
-        (Expectation::Error { phase, range }, Outcome::Error { phase: got, ranges }) => {
+        (Expectation::Error { phase, range }, outcome @ Outcome::Error { phase: got, .. }) => {
+            let ranges = outcome.error_ranges();
             if phase != got {
                 return Some(format!(
                     "expected an error in phase {phase}, got one in phase {got}"
@@ -305,9 +307,10 @@ fn first_difference(expect: &Expectation, outcome: &Outcome, grading: &Grading) 
             "expected {}, but the implementation does not support the case: {why}",
             describe_expectation(expect)
         )),
-        (expect, Outcome::Error { phase, .. }) => Some(format!(
-            "expected {}, got an error in phase {phase}",
-            describe_expectation(expect)
+        (expect, outcome @ Outcome::Error { .. }) => Some(format!(
+            "expected {}, got {}",
+            describe_expectation(expect),
+            describe_outcome(outcome)
         )),
         (expect, outcome) => Some(format!(
             "expected {}, got {}",
@@ -463,7 +466,13 @@ fn describe_outcome(outcome: &Outcome) -> String {
         Outcome::Static(shape) => format!("the static result {}", show_static(shape)),
         Outcome::Result(b) => format!("the answer {b}"),
         Outcome::Parsed => "`parsed: true`".into(),
-        Outcome::Error { phase, .. } => format!("an error in phase {phase}"),
+        Outcome::Error { phase, diagnostics } => match diagnostics.first() {
+            Some(first) if !first.summary.is_empty() => format!(
+                "an error in phase {phase} ({})",
+                crate::run::first_line(&first.summary)
+            ),
+            _ => format!("an error in phase {phase}"),
+        },
         Outcome::Unsupported(why) => format!("unsupported ({why})"),
         Outcome::Crashed(why) => format!("a crash ({why})"),
         Outcome::TimedOut(why) => format!("no answer in time ({why})"),
@@ -770,10 +779,10 @@ pub fn render_outcome(outcome: &Outcome) -> String {
         Outcome::Static(shape) => render_static(shape),
         Outcome::Result(b) => format!("result: {b}\n"),
         Outcome::Parsed => "parsed: true\n".into(),
-        Outcome::Error { phase, ranges } => {
+        Outcome::Error { phase, diagnostics } => {
             let mut out = format!("error: {phase}\n");
-            if let Some(range) = ranges.first() {
-                let _ = writeln!(out, "range: {}", show_range(range));
+            if let Some(range) = diagnostics.iter().find_map(|d| d.range) {
+                let _ = writeln!(out, "range: {}", show_range(&range));
             }
             out
         }

@@ -3,7 +3,7 @@
 use crate::suite::StaticShape;
 use hcl_interpreter::convert::Safety;
 use hcl_interpreter::diagnostic::Range;
-use hcl_interpreter::{Phase, Type, Value};
+use hcl_interpreter::{Diagnostic, Phase, Type, Value};
 use std::collections::BTreeMap;
 
 /// An implementation's answer to one case.
@@ -24,9 +24,12 @@ pub enum Outcome {
     Result(bool),
     /// The source parsed (the answer of a `parse-only` implementation).
     Parsed,
-    /// The input was rejected, in a phase, with the ranges of the
-    /// diagnostics that reported one.
-    Error { phase: Phase, ranges: Vec<Range> },
+    /// The input was rejected, in a phase, with the diagnostics that say
+    /// why (their summaries and details are shown, never compared).
+    Error {
+        phase: Phase,
+        diagnostics: Vec<Diagnostic>,
+    },
     /// The implementation cannot run this case, and says why.
     Unsupported(String),
     /// The implementation crashed (exited or closed its output without an
@@ -37,6 +40,19 @@ pub enum Outcome {
     /// The implementation answered something that is not an answer (not
     /// JSON, not UTF-8, too long, another request's id...).
     Broken(String),
+}
+
+impl Outcome {
+    /// The source ranges of an error's diagnostics (none for other
+    /// outcomes).
+    pub fn error_ranges(&self) -> Vec<Range> {
+        match self {
+            Outcome::Error { diagnostics, .. } => {
+                diagnostics.iter().filter_map(|d| d.range).collect()
+            }
+            _ => Vec::new(),
+        }
+    }
 }
 
 /// A body: the values of its attributes and its blocks in source order, and

@@ -4,6 +4,7 @@ use crate::outcome::{Block, Body, Outcome};
 use crate::suite::{Input, StaticShape, Syntax};
 use hcl_interpreter::bodies::{self, BodyContent, BodySpec};
 use hcl_interpreter::diagnostic::Range;
+use hcl_interpreter::eval_context::Budget;
 use hcl_interpreter::static_analysis::{StaticResult, TraversalStep};
 use hcl_interpreter::{
     convert, json, native, operations, typeexpr, unify, Diagnostic, EvalContext, Phase, Value,
@@ -11,15 +12,15 @@ use hcl_interpreter::{
 use std::collections::BTreeMap;
 
 fn error(diagnostic: Diagnostic) -> Outcome {
-    Outcome::Error {
-        phase: diagnostic.phase,
-        ranges: diagnostic.range.into_iter().collect(),
-    }
+    errors(vec![diagnostic])
 }
 
-fn context(variables: &BTreeMap<String, Value>) -> EvalContext {
+/// The evaluation context of a case: its variables, and an evaluation
+/// budget of `budget` units.
+fn context(variables: &BTreeMap<String, Value>, budget: u64) -> EvalContext {
     EvalContext {
         variables: variables.clone(),
+        budget: Budget::new(budget),
         ..EvalContext::default()
     }
 }
@@ -28,7 +29,7 @@ fn context(variables: &BTreeMap<String, Value>) -> EvalContext {
 fn errors(diagnostics: Vec<Diagnostic>) -> Outcome {
     Outcome::Error {
         phase: diagnostics.first().map_or(Phase::Eval, |d| d.phase),
-        ranges: diagnostics.iter().filter_map(|d| d.range).collect(),
+        diagnostics,
     }
 }
 
@@ -42,11 +43,10 @@ fn value_or_errors(result: Result<Value, Vec<Diagnostic>>) -> Outcome {
     }
 }
 
-fn body_outcome(body: native::Body) -> Body {
+fn body_outcome(mut body: native::Body) -> Body {
     Body {
-        attributes: body.attributes,
-        blocks: body
-            .blocks
+        attributes: std::mem::take(&mut body.attributes),
+        blocks: std::mem::take(&mut body.blocks)
             .into_iter()
             .map(|b| Block {
                 type_name: b.type_name,
@@ -85,14 +85,18 @@ fn run_config(
     extensions: &[String],
     schema: Option<&BodySpec>,
     literal_only: bool,
+    budget: u64,
 ) -> Outcome {
     let ctx = if literal_only {
         if let Err(diagnostic) = bodies::check_literal_only(variables) {
             return error(diagnostic);
         }
-        EvalContext::LITERAL_ONLY
+        EvalContext {
+            budget: Budget::new(budget),
+            ..EvalContext::literal_only_mode()
+        }
     } else {
-        context(variables)
+        context(variables, budget)
     };
     let mode = (!literal_only).then_some(&ctx);
     let dynblock = extensions.iter().any(|e| e == "dynblock");
@@ -166,8 +170,15 @@ fn key_json(key: &Value) -> String {
     }
 }
 
-/// Runs one case's input through the reference interpreter.
+/// Runs one case's input through the reference interpreter, with the
+/// default evaluation budget.
 pub fn run(input: &Input) -> Outcome {
+    run_with_budget(input, Budget::DEFAULT_LIMIT)
+}
+
+/// Runs one case's input through the reference interpreter, evaluating
+/// with a budget of `budget` units (see [`Budget`]).
+pub fn run_with_budget(input: &Input, budget: u64) -> Outcome {
     match input {
         Input::Convert { value, to } => match convert::convert(value, to) {
             Ok(converted) => Outcome::Value {
@@ -196,7 +207,7 @@ pub fn run(input: &Input) -> Outcome {
         } => {
             let ctx = EvalContext {
                 typeexpr: extensions.iter().any(|e| e == "typeexpr"),
-                ..context(variables)
+                ..context(variables, budget)
             };
             value_or_errors(native::eval_expression(expr, &ctx))
         }
@@ -222,7 +233,7 @@ pub fn run(input: &Input) -> Outcome {
         Input::Template {
             template,
             variables,
-        } => value_or_errors(native::eval_template(template, &context(variables))),
+        } => value_or_errors(native::eval_template(template, &context(variables, budget))),
         Input::Config {
             syntax,
             config,
@@ -237,6 +248,7 @@ pub fn run(input: &Input) -> Outcome {
             extensions,
             schema.as_ref(),
             *literal_only,
+            budget,
         ),
         Input::Static {
             syntax: Syntax::Native,

@@ -83,16 +83,18 @@ pub fn grade_error(expect: &Expectation, outcome: &Outcome) -> Option<ErrorGrade
         return None;
     };
     Some(match outcome {
-        Outcome::Error { phase: got, ranges } => ErrorGrade {
+        Outcome::Error { phase: got, .. } => ErrorGrade {
             rejected: true,
             right_phase: got == phase,
             right_range: match range {
-                Some(range) if !ranges.is_empty() => Some(ranges.iter().any(|r| {
-                    format!(
-                        "{}:{}-{}:{}",
-                        r.start.line, r.start.column, r.end.line, r.end.column
-                    ) == *range
-                })),
+                Some(range) if !outcome.error_ranges().is_empty() => {
+                    Some(outcome.error_ranges().iter().any(|r| {
+                        format!(
+                            "{}:{}-{}:{}",
+                            r.start.line, r.start.column, r.end.line, r.end.column
+                        ) == *range
+                    }))
+                }
                 _ => None,
             },
         },

@@ -231,7 +231,7 @@ impl Pool {
     /// Starts the implementation and asks for its capabilities.
     pub fn start(command: ImplementationCommand) -> Result<Pool, String> {
         let mut process = Process::start(&command)?;
-        let hello = json!({ "id": "0", "kind": "hello", "protocol": 1 });
+        let hello = json!({ "id": "0", "kind": "hello", "protocol": wire::PROTOCOL_VERSION });
         // Starting up may take longer than a case: the handshake gets at
         // least HELLO_TIMEOUT.
         let hello_timeout = command.timeout.max(HELLO_TIMEOUT);

@@ -5,7 +5,7 @@
 //! (or JSON numbers) and the infinities as `"+Inf"`/`"-Inf"`.
 
 use crate::outcome::{Block, Body, Outcome};
-use crate::suite::{Input, StaticShape, Syntax};
+use crate::suite::{Input, StaticShape, Syntax, CASE_KINDS, EXPR_EXTENSIONS, EXTENSIONS};
 use hcl_interpreter::bodies::{AttributeSchema, BlockHeaderSchema, BodySchema, BodySpec};
 use hcl_interpreter::convert::Safety;
 use hcl_interpreter::diagnostic::{Pos, Range};
@@ -16,30 +16,44 @@ use hcl_interpreter::{Diagnostic, Phase, Type, Value};
 use serde_json::{json, Map, Value as Json};
 use std::collections::BTreeMap;
 
-/// Nesting deeper than this in an answer is rejected, not recursed into.
-const MAX_DEPTH: usize = 1000;
+/// The version of the protocol (runner/PROTOCOL.md) that the runner and
+/// `hcl-ref` speak; `hello` carries it.
+pub const PROTOCOL_VERSION: u64 = 1;
+
+/// The deepest nesting of a type, a value or a schema that a request or an
+/// answer may hold (runner/PROTOCOL.md § Limits): deeper ones are rejected,
+/// not recursed into.
+pub const MAX_DEPTH: usize = 1000;
+
+/// A two-element JSON array, `[name, inner]`. (Built directly: the `json!`
+/// macro would copy an inner `Json`, which makes deep encodings quadratic.)
+fn tagged(name: &str, inner: Json) -> Json {
+    Json::Array(vec![Json::String(name.into()), inner])
+}
 
 /// A type in go-cty's JSON type encoding.
 pub fn type_to_json(ty: &Type) -> Json {
     match ty {
-        Type::String => json!("string"),
-        Type::Number => json!("number"),
-        Type::Bool => json!("bool"),
-        Type::Dynamic => json!("dynamic"),
-        Type::List(e) => json!(["list", type_to_json(e)]),
-        Type::Set(e) => json!(["set", type_to_json(e)]),
-        Type::Map(e) => json!(["map", type_to_json(e)]),
-        Type::Object(attributes) => {
-            let attributes: Map<String, Json> = attributes
-                .iter()
-                .map(|(k, t)| (k.clone(), type_to_json(t)))
-                .collect();
-            json!(["object", attributes])
-        }
-        Type::Tuple(elements) => json!([
+        Type::String => Json::String("string".into()),
+        Type::Number => Json::String("number".into()),
+        Type::Bool => Json::String("bool".into()),
+        Type::Dynamic => Json::String("dynamic".into()),
+        Type::List(e) => tagged("list", type_to_json(e)),
+        Type::Set(e) => tagged("set", type_to_json(e)),
+        Type::Map(e) => tagged("map", type_to_json(e)),
+        Type::Object(attributes) => tagged(
+            "object",
+            Json::Object(
+                attributes
+                    .iter()
+                    .map(|(k, t)| (k.clone(), type_to_json(t)))
+                    .collect(),
+            ),
+        ),
+        Type::Tuple(elements) => tagged(
             "tuple",
-            elements.iter().map(type_to_json).collect::<Vec<_>>()
-        ]),
+            Json::Array(elements.iter().map(type_to_json).collect()),
+        ),
     }
 }
 
@@ -61,7 +75,7 @@ fn type_from_json_at(json: &Json, depth: usize) -> Result<Type, String> {
             "dynamic" => Ok(Type::Dynamic),
             other => Err(format!("unknown type name {other:?}")),
         },
-        Json::Array(parts) if parts.len() >= 2 => match (parts[0].as_str(), &parts[1]) {
+        Json::Array(parts) if parts.len() == 2 => match (parts[0].as_str(), &parts[1]) {
             (Some("list"), e) => Ok(Type::list(inner(e)?)),
             (Some("set"), e) => Ok(Type::set(inner(e)?)),
             (Some("map"), e) => Ok(Type::map(inner(e)?)),
@@ -102,19 +116,18 @@ fn encode_value(v: &Value) -> (Json, Option<Json>) {
         Value::Number(n) => (Json::String(n.to_decimal_string()), None),
         Value::Bool(b) => (Json::Bool(*b), None),
         Value::List(_, elements) | Value::Set(_, elements) | Value::Tuple(elements) => {
-            let encoded: Vec<(Json, Option<Json>)> = elements.iter().map(encode_value).collect();
-            let any_unknown = encoded.iter().any(|(_, u)| u.is_some());
-            let marks = any_unknown.then(|| {
-                Json::Array(
-                    encoded
-                        .iter()
-                        .map(|(_, u)| u.clone().unwrap_or(Json::Bool(false)))
-                        .collect(),
-                )
-            });
+            let mut values = Vec::with_capacity(elements.len());
+            let mut marks = Vec::with_capacity(elements.len());
+            let mut any_unknown = false;
+            for element in elements {
+                let (j, u) = encode_value(element);
+                values.push(j);
+                any_unknown |= u.is_some();
+                marks.push(u.unwrap_or(Json::Bool(false)));
+            }
             (
-                Json::Array(encoded.into_iter().map(|(j, _)| j).collect()),
-                marks,
+                Json::Array(values),
+                any_unknown.then_some(Json::Array(marks)),
             )
         }
         Value::Map(_, entries) | Value::Object(entries) => {
@@ -173,9 +186,43 @@ fn decode_value(
         return fail("a value nested too deeply".into());
     }
     match unknown {
-        Json::Bool(true) => return Ok(Value::Unknown(ty.clone())),
+        Json::Bool(true) if json.is_null() => return Ok(Value::Unknown(ty.clone())),
+        Json::Bool(true) => {
+            return fail(format!(
+                "a value marked unknown (`unknown`: true) is written null, not {json}"
+            ))
+        }
         Json::Bool(false) | Json::Null => {}
-        Json::Array(_) | Json::Object(_) => {}
+        Json::Array(marks) => match (ty, json) {
+            (Type::List(_) | Type::Set(_) | Type::Tuple(_), Json::Array(items))
+                if marks.len() == items.len() => {}
+            (Type::List(_) | Type::Set(_) | Type::Tuple(_), Json::Array(items)) => {
+                return fail(format!(
+                    "the unknown marks hold {} entries for a sequence of {}",
+                    marks.len(),
+                    items.len()
+                ))
+            }
+            _ => {
+                return fail(format!(
+                "unknown marks are an array only for a list, set or tuple, not for {json} of {ty}"
+            ))
+            }
+        },
+        Json::Object(marks) => match (ty, json) {
+            (Type::Map(_) | Type::Object(_), Json::Object(entries)) => {
+                if let Some(extra) = marks.keys().find(|k| !entries.contains_key(*k)) {
+                    return fail(format!(
+                        "the unknown marks name {extra:?}, which the value lacks"
+                    ));
+                }
+            }
+            _ => {
+                return fail(format!(
+                    "unknown marks are an object only for a map or object, not for {json} of {ty}"
+                ))
+            }
+        },
         other => {
             return fail(format!(
                 "unknown marks are true, false, arrays or objects, not {other}"
@@ -310,11 +357,14 @@ fn variables_from_json(json: Option<&Json>) -> Result<BTreeMap<String, Value>, S
             .map(|(k, v)| {
                 Ok((
                     k.clone(),
-                    value_from_json(v).map_err(|e| format!("variable {k}: {e}"))?,
+                    value_from_json(v).map_err(|e| format!("`variables`.{k}: {e}"))?,
                 ))
             })
             .collect(),
-        Some(other) => Err(format!("`variables` is an object, not {other}")),
+        Some(other) => Err(format!(
+            "`variables` must be an object (name -> value), not {}",
+            json_kind(other)
+        )),
     }
 }
 
@@ -411,33 +461,136 @@ pub fn request(id: &str, input: &Input) -> Json {
     out
 }
 
+/// The members a request of each kind may have, besides `id` and `kind`.
+fn request_members(kind: &str) -> &'static [&'static str] {
+    match kind {
+        "convert" => &["value", "to"],
+        "unify" | "identical" => &["types"],
+        "matches" => &["type", "spec"],
+        "operation" => &["op", "operands"],
+        "expr" => &["expr", "variables", "extensions"],
+        "typeexpr" => &["syntax", "expr", "constraint"],
+        "template" => &["template", "variables"],
+        "static" => &["syntax", "expr", "analysis"],
+        "config" => &[
+            "syntax",
+            "config",
+            "variables",
+            "extensions",
+            "schema",
+            "literal_only",
+        ],
+        _ => &[],
+    }
+}
+
+/// A JSON value's kind, for messages.
+fn json_kind(json: &Json) -> &'static str {
+    match json {
+        Json::Null => "null",
+        Json::Bool(_) => "a boolean",
+        Json::Number(_) => "a number",
+        Json::String(_) => "a string",
+        Json::Array(_) => "an array",
+        Json::Object(_) => "an object",
+    }
+}
+
 /// Reads a request's input (the implementation side: `hcl-ref`).
+///
+/// Every member is checked: a missing or ill-typed one, a member the kind
+/// does not have, an unknown syntax, analysis, operation or extension is
+/// an error naming the member. An unknown kind is an error that starts
+/// with "unknown kind" (`hcl-ref` answers it `unsupported`).
 pub fn input_from_request(request: &Json) -> Result<Input, String> {
-    let field = |name: &str| {
-        request
-            .get(name)
-            .ok_or_else(|| format!("the request lacks `{name}`"))
+    let Json::Object(members) = request else {
+        return Err(format!(
+            "a request is a JSON object, not {}",
+            json_kind(request)
+        ));
     };
+    let kind = match members.get("kind") {
+        Some(Json::String(kind)) => kind.as_str(),
+        Some(other) => return Err(format!("`kind` must be a string, not {}", json_kind(other))),
+        None => return Err("the request lacks its `kind`".into()),
+    };
+    if !CASE_KINDS.contains(&kind) {
+        return Err(format!("unknown kind {kind:?}"));
+    }
+    let allowed = request_members(kind);
+    if let Some(extra) = members
+        .keys()
+        .find(|k| !matches!(k.as_str(), "id" | "kind") && !allowed.contains(&k.as_str()))
+    {
+        return Err(format!(
+            "a request of kind `{kind}` has no member `{extra}` (its members: id, kind, {})",
+            allowed.join(", ")
+        ));
+    }
+    // An optional member: absent and null are the same.
+    let optional = |name: &str| members.get(name).filter(|v| !v.is_null());
+    let field = |name: &str| optional(name).ok_or_else(|| format!("the request lacks `{name}`"));
     let types = |name: &str| -> Result<Vec<Type>, String> {
         match field(name)? {
-            Json::Array(items) => items.iter().map(type_from_json).collect(),
-            other => Err(format!("`{name}` is an array of types, not {other}")),
+            Json::Array(items) => items
+                .iter()
+                .enumerate()
+                .map(|(i, t)| type_from_json(t).map_err(|e| format!("`{name}`[{i}]: {e}")))
+                .collect(),
+            other => Err(format!(
+                "`{name}` must be an array of types, not {}",
+                json_kind(other)
+            )),
         }
     };
+    let a_type = |name: &str| type_from_json(field(name)?).map_err(|e| format!("`{name}`: {e}"));
     let text = |name: &str| -> Result<String, String> {
-        field(name)?
-            .as_str()
-            .map(str::to_string)
-            .ok_or_else(|| format!("`{name}` is a string"))
+        match field(name)? {
+            Json::String(text) => Ok(text.clone()),
+            other => Err(format!(
+                "`{name}` must be a string, not {}",
+                json_kind(other)
+            )),
+        }
     };
-    let kind = request
-        .get("kind")
-        .and_then(Json::as_str)
-        .ok_or("the request lacks its `kind`")?;
+    let flag = |name: &str| -> Result<bool, String> {
+        match optional(name) {
+            None => Ok(false),
+            Some(Json::Bool(b)) => Ok(*b),
+            Some(other) => Err(format!(
+                "`{name}` must be a boolean, not {}",
+                json_kind(other)
+            )),
+        }
+    };
+    let syntax = || -> Result<Syntax, String> {
+        match optional("syntax") {
+            None => Ok(Syntax::Native),
+            Some(Json::String(s)) if s == "native" => Ok(Syntax::Native),
+            Some(Json::String(s)) if s == "json" => Ok(Syntax::Json),
+            Some(other) => Err(format!(
+                "`syntax` must be \"native\" or \"json\", not {other}"
+            )),
+        }
+    };
+    let extensions = |known: &[&str]| -> Result<Vec<String>, String> {
+        let Some(list) = optional("extensions") else {
+            return Ok(Vec::new());
+        };
+        let names = strings(list, "extensions")?;
+        if let Some(unknown) = names.iter().find(|n| !known.contains(&n.as_str())) {
+            return Err(format!(
+                "`extensions` names {unknown:?}, which a request of kind `{kind}` does not have (it has: {})",
+                known.join(", ")
+            ));
+        }
+        Ok(names)
+    };
+    let variables = || variables_from_json(optional("variables"));
     Ok(match kind {
         "convert" => Input::Convert {
-            value: value_from_json(field("value")?)?,
-            to: type_from_json(field("to")?)?,
+            value: value_from_json(field("value")?).map_err(|e| format!("`value`: {e}"))?,
+            to: a_type("to")?,
         },
         "unify" => Input::Unify {
             types: types("types")?,
@@ -445,83 +598,65 @@ pub fn input_from_request(request: &Json) -> Result<Input, String> {
         "identical" => {
             let [a, b]: [Type; 2] = types("types")?
                 .try_into()
-                .map_err(|_| "`types` lists two types".to_string())?;
+                .map_err(|_| "`types` must list exactly two types".to_string())?;
             Input::Identical { types: [a, b] }
         }
         "matches" => Input::Matches {
-            ty: type_from_json(field("type")?)?,
-            spec: type_from_json(field("spec")?)?,
+            ty: a_type("type")?,
+            spec: a_type("spec")?,
         },
         "operation" => {
             let name = text("op")?;
-            let op = Operation::from_name(&name).ok_or_else(|| format!("unknown op {name:?}"))?;
+            let op = Operation::from_name(&name)
+                .ok_or_else(|| format!("`op`: unknown operation {name:?}"))?;
             let operands = match field("operands")? {
                 Json::Array(items) => items
                     .iter()
-                    .map(value_from_json)
+                    .enumerate()
+                    .map(|(i, v)| value_from_json(v).map_err(|e| format!("`operands`[{i}]: {e}")))
                     .collect::<Result<_, _>>()?,
-                other => return Err(format!("`operands` is an array, not {other}")),
+                other => {
+                    return Err(format!(
+                        "`operands` must be an array of values, not {}",
+                        json_kind(other)
+                    ))
+                }
             };
             Input::Operation { op, operands }
         }
         "expr" => Input::Expr {
             expr: text("expr")?,
-            variables: variables_from_json(request.get("variables"))?,
-            extensions: match request.get("extensions") {
-                None | Some(Json::Null) => Vec::new(),
-                Some(list) => strings(list, "extensions")?,
-            },
+            variables: variables()?,
+            extensions: extensions(EXPR_EXTENSIONS)?,
         },
         "typeexpr" => Input::TypeExpr {
-            syntax: match request.get("syntax").and_then(Json::as_str) {
-                None | Some("native") => Syntax::Native,
-                Some("json") => Syntax::Json,
-                Some(other) => return Err(format!("unknown syntax {other:?}")),
-            },
+            syntax: syntax()?,
             expr: text("expr")?,
-            constraint: match request.get("constraint") {
-                None | Some(Json::Null) => false,
-                Some(Json::Bool(b)) => *b,
-                Some(other) => return Err(format!("`constraint` is a bool, not {other}")),
-            },
+            constraint: flag("constraint")?,
         },
         "template" => Input::Template {
             template: text("template")?,
-            variables: variables_from_json(request.get("variables"))?,
+            variables: variables()?,
         },
         "static" => Input::Static {
-            syntax: match request.get("syntax").and_then(Json::as_str) {
-                None | Some("native") => Syntax::Native,
-                Some("json") => Syntax::Json,
-                Some(other) => return Err(format!("unknown syntax {other:?}")),
-            },
+            syntax: syntax()?,
             expr: text("expr")?,
             analysis: {
                 let name = text("analysis")?;
-                Analysis::from_name(&name).ok_or_else(|| format!("unknown analysis {name:?}"))?
+                Analysis::from_name(&name)
+                    .ok_or_else(|| format!("`analysis`: unknown analysis {name:?}"))?
             },
         },
         "config" => Input::Config {
-            syntax: match request.get("syntax").and_then(Json::as_str) {
-                None | Some("native") => Syntax::Native,
-                Some("json") => Syntax::Json,
-                Some(other) => return Err(format!("unknown syntax {other:?}")),
-            },
+            syntax: syntax()?,
             config: text("config")?,
-            variables: variables_from_json(request.get("variables"))?,
-            extensions: match request.get("extensions") {
-                None | Some(Json::Null) => Vec::new(),
-                Some(list) => strings(list, "extensions")?,
+            variables: variables()?,
+            extensions: extensions(EXTENSIONS)?,
+            schema: match optional("schema") {
+                None => None,
+                Some(spec) => Some(spec_from_json(spec, 0).map_err(|e| format!("`schema`: {e}"))?),
             },
-            schema: match request.get("schema") {
-                None | Some(Json::Null) => None,
-                Some(spec) => Some(spec_from_json(spec, 0)?),
-            },
-            literal_only: match request.get("literal_only") {
-                None | Some(Json::Null) => false,
-                Some(Json::Bool(b)) => *b,
-                Some(other) => return Err(format!("`literal_only` is a boolean, not {other}")),
-            },
+            literal_only: flag("literal_only")?,
         },
         other => return Err(format!("unknown kind {other:?}")),
     })
@@ -558,18 +693,28 @@ fn body_to_json(body: &Body) -> Json {
         .map(|(k, v)| (k.clone(), value_to_json(v)))
         .collect();
     for (k, why) in &body.unevaluated {
-        attributes.insert(k.clone(), json!({ "unevaluated": why }));
+        let mut unevaluated = Map::new();
+        unevaluated.insert("unevaluated".into(), Json::String(why.clone()));
+        attributes.insert(k.clone(), Json::Object(unevaluated));
     }
     let blocks: Vec<Json> = body
         .blocks
         .iter()
-        .map(|b| json!({ "type": b.type_name, "labels": b.labels, "body": body_to_json(&b.body) }))
+        .map(|b| {
+            let mut block = Map::new();
+            block.insert("type".into(), Json::String(b.type_name.clone()));
+            block.insert("labels".into(), json!(b.labels));
+            block.insert("body".into(), body_to_json(&b.body));
+            Json::Object(block)
+        })
         .collect();
-    let mut out = json!({ "attributes": attributes, "blocks": blocks });
+    let mut out = Map::new();
+    out.insert("attributes".into(), Json::Object(attributes));
+    out.insert("blocks".into(), Json::Array(blocks));
     if let Some(remain) = &body.remain {
-        out["remain"] = body_to_json(remain);
+        out.insert("remain".into(), body_to_json(remain));
     }
-    out
+    Json::Object(out)
 }
 
 /// A body spec as a request writes it: `"attributes"`, or
@@ -596,14 +741,20 @@ pub fn spec_to_json(spec: &BodySpec) -> Json {
             let body = block_bodies
                 .get(&b.type_name)
                 .unwrap_or(&BodySpec::Attributes);
-            json!({ "type": b.type_name, "labels": b.label_names, "body": spec_to_json(body) })
+            let mut block = Map::new();
+            block.insert("type".into(), Json::String(b.type_name.clone()));
+            block.insert("labels".into(), json!(b.label_names));
+            block.insert("body".into(), spec_to_json(body));
+            Json::Object(block)
         })
         .collect();
-    let mut out = json!({ "attributes": attributes, "blocks": blocks });
+    let mut out = Map::new();
+    out.insert("attributes".into(), Json::Array(attributes));
+    out.insert("blocks".into(), Json::Array(blocks));
     if let Some(remain) = remain {
-        out["remain"] = spec_to_json(remain);
+        out.insert("remain".into(), spec_to_json(remain));
     }
-    out
+    Json::Object(out)
 }
 
 /// Reads a body spec written by [`spec_to_json`].
@@ -613,7 +764,9 @@ pub fn spec_from_json(json: &Json, depth: usize) -> Result<BodySpec, String> {
     }
     match json {
         Json::String(s) if s == "attributes" => return Ok(BodySpec::Attributes),
-        Json::Object(_) => {}
+        Json::Object(members) => {
+            only_members(members, "a schema", &["attributes", "blocks", "remain"])?
+        }
         other => {
             return Err(format!(
                 "a schema is \"attributes\" or an object, not {other}"
@@ -629,6 +782,15 @@ pub fn spec_from_json(json: &Json, depth: usize) -> Result<BodySpec, String> {
     };
     let mut schema = BodySchema::default();
     for a in list("attributes")? {
+        let Json::Object(members) = &a else {
+            return Err(format!("an attribute schema is an object, not {a}"));
+        };
+        only_members(members, "an attribute schema", &["name", "required"])?;
+        if let Some(required) = members.get("required").filter(|r| !r.is_boolean()) {
+            return Err(format!(
+                "`required` of an attribute schema is a boolean, not {required}"
+            ));
+        }
         schema.attributes.push(AttributeSchema {
             name: a
                 .get("name")
@@ -640,6 +802,14 @@ pub fn spec_from_json(json: &Json, depth: usize) -> Result<BodySpec, String> {
     }
     let mut block_bodies = BTreeMap::new();
     for b in list("blocks")? {
+        let Json::Object(members) = &b else {
+            return Err(format!("a block header schema is an object, not {b}"));
+        };
+        only_members(
+            members,
+            "a block header schema",
+            &["type", "labels", "body"],
+        )?;
         let type_name = b
             .get("type")
             .and_then(Json::as_str)
@@ -666,6 +836,17 @@ pub fn spec_from_json(json: &Json, depth: usize) -> Result<BodySpec, String> {
         block_bodies,
         remain,
     })
+}
+
+/// Checks that an object has no member but those `allowed`.
+fn only_members(members: &Map<String, Json>, what: &str, allowed: &[&str]) -> Result<(), String> {
+    match members.keys().find(|k| !allowed.contains(&k.as_str())) {
+        Some(extra) => Err(format!(
+            "{what} has no member `{extra}` (its members: {})",
+            allowed.join(", ")
+        )),
+        None => Ok(()),
+    }
 }
 
 fn body_from_json(json: &Json, depth: usize) -> Result<Body, String> {
@@ -766,19 +947,10 @@ pub fn answer(id: &str, outcome: &Outcome) -> Json {
             let (name, value) = static_to_json(shape);
             fields.insert(name.into(), value);
         }
-        Outcome::Error { phase, ranges } => {
-            let diagnostics: Vec<Json> = if ranges.is_empty() {
-                vec![json!({ "severity": "error", "summary": "rejected" })]
-            } else {
-                ranges
-                    .iter()
-                    .map(|r| json!({ "severity": "error", "summary": "rejected", "range": range_to_json(r) }))
-                    .collect()
-            };
-            fields.insert(
-                "error".into(),
-                json!({ "phase": phase.name(), "diagnostics": diagnostics }),
-            );
+        Outcome::Error { phase, diagnostics } => {
+            let mut error = error_json(diagnostics);
+            error["phase"] = json!(phase.name());
+            fields.insert("error".into(), error);
         }
         Outcome::Unsupported(why)
         | Outcome::Crashed(why)
@@ -872,6 +1044,12 @@ fn pos_from_json(json: &Json) -> Result<Pos, String> {
 
 /// Reads an implementation's answer to a request of kind `kind`.
 pub fn outcome_from_answer(answer: &Json, kind: &str) -> Result<Outcome, String> {
+    if let Some(why) = answer.get("malformed") {
+        return Err(format!(
+            "the implementation could not read the request: {}",
+            why.as_str().unwrap_or("no reason given")
+        ));
+    }
     if let Some(why) = answer.get("unsupported") {
         return Ok(Outcome::Unsupported(
             why.as_str().unwrap_or("no reason given").to_string(),
@@ -884,17 +1062,27 @@ pub fn outcome_from_answer(answer: &Json, kind: &str) -> Result<Outcome, String>
             .ok_or("an error lacks its `phase`")?;
         let phase =
             Phase::from_name(phase_name).ok_or_else(|| format!("unknown phase {phase_name:?}"))?;
-        let mut ranges = Vec::new();
-        if let Some(Json::Array(diagnostics)) = error.get("diagnostics") {
-            for d in diagnostics {
-                if let Some(range) = d.get("range") {
-                    let start = pos_from_json(range.get("start").ok_or("a range lacks `start`")?)?;
-                    let end = pos_from_json(range.get("end").ok_or("a range lacks `end`")?)?;
-                    ranges.push(Range { start, end });
-                }
+        let mut diagnostics = Vec::new();
+        if let Some(Json::Array(answered)) = error.get("diagnostics") {
+            for d in answered {
+                let text =
+                    |name: &str| d.get(name).and_then(Json::as_str).unwrap_or("").to_string();
+                let range = match d.get("range") {
+                    None | Some(Json::Null) => None,
+                    Some(range) => Some(Range {
+                        start: pos_from_json(range.get("start").ok_or("a range lacks `start`")?)?,
+                        end: pos_from_json(range.get("end").ok_or("a range lacks `end`")?)?,
+                    }),
+                };
+                diagnostics.push(Diagnostic {
+                    phase,
+                    summary: text("summary"),
+                    detail: text("detail"),
+                    range,
+                });
             }
         }
-        return Ok(Outcome::Error { phase, ranges });
+        return Ok(Outcome::Error { phase, diagnostics });
     }
     // A `parse-only` implementation's answer to a source it accepts.
     if let Some(parsed) = answer

@@ -29,7 +29,7 @@ pub fn length() -> Function {
         name: "length",
         parameters: vec![Parameter::new("collection", Type::Dynamic).allow_dynamic()],
         variadic: None,
-        result_type: |args| match args[0].ty() {
+        result_type: |args| match &args[0].ty() {
             Type::List(_) | Type::Set(_) | Type::Map(_) | Type::Tuple(_) | Type::Dynamic => {
                 Ok(Type::Number)
             }
@@ -67,7 +67,7 @@ pub fn keys() -> Function {
         name: "keys",
         parameters: vec![Parameter::new("inputMap", Type::Dynamic).allow_unknown()],
         variadic: None,
-        result_type: |args| match args[0].ty() {
+        result_type: |args| match &args[0].ty() {
             Type::Map(_) => Ok(Type::list(Type::String)),
             Type::Object(attributes) => Ok(Type::Tuple(vec![Type::String; attributes.len()])),
             other => Err(CallError::at(
@@ -76,7 +76,7 @@ pub fn keys() -> Function {
             )),
         },
         result_value: |args, result_type| {
-            let names = match (&args[0], args[0].ty()) {
+            let names = match (&args[0], &args[0].ty()) {
                 (_, Type::Object(attributes)) => {
                     return Ok(Value::Tuple(
                         attributes.keys().map(|name| Value::string(name)).collect(),
@@ -128,14 +128,14 @@ fn concat_type(args: &[Value]) -> Result<Type, CallError> {
     }
     let mut elements = Vec::new();
     for (index, v) in args.iter().enumerate() {
-        match v.ty() {
-            Type::Tuple(types) => elements.extend(types),
+        match &v.ty() {
+            Type::Tuple(types) => elements.extend(types.iter().cloned()),
             Type::List(element) => {
                 if v.is_unknown() {
                     // The tuple's length depends on the list's.
                     return Ok(Type::Dynamic);
                 }
-                elements.extend(vec![*element; v.children().len()]);
+                elements.extend(vec![(**element).clone(); v.children().len()]);
             }
             other => {
                 return Err(CallError::at(

@@ -34,6 +34,9 @@ pub fn process_config(
     spec: &BodySpec,
     ctx: Option<&EvalContext>,
 ) -> Result<BodyContent, Vec<Diagnostic>> {
+    if let Some(ctx) = ctx {
+        ctx.budget.allow_source(source.len());
+    }
     super::on_large_stack(|| {
         let root = parse_json_text(source).map_err(|d| vec![d])?;
         let body = JsonBody::read(&root, source).map_err(|d| vec![d])?;

@@ -31,6 +31,9 @@ use std::collections::BTreeMap;
 ///
 /// Spec: json-spec.md § Expressions; spec.md § Expression Evaluation
 pub fn eval_expression(source: &str, ctx: Option<&EvalContext>) -> Result<Value, Vec<Diagnostic>> {
+    if let Some(ctx) = ctx {
+        ctx.budget.allow_source(source.len());
+    }
     on_large_stack(|| {
         let node = parse_json_text(source).map_err(|d| vec![d])?;
         eval_node(&node, source, ctx)

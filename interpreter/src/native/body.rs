@@ -20,7 +20,6 @@ use crate::bodies::{
 use crate::diagnostic::{Diagnostic, Phase, Range};
 use crate::eval_context::EvalContext;
 use crate::value::Value;
-use std::borrow::Cow;
 
 /// Parses a native-syntax configuration file and processes its body as
 /// `spec` says: attributes evaluated in full expression mode with `ctx`, or
@@ -33,6 +32,9 @@ pub fn process_config(
     spec: &BodySpec,
     ctx: Option<&EvalContext>,
 ) -> Result<BodyContent, Diagnostics> {
+    if let Some(ctx) = ctx {
+        ctx.budget.allow_source(source.len());
+    }
     on_large_stack(|depth_limit| {
         let parsed = parse_phase(source, depth_limit, parser::parse_config_file)?;
         let lines = LineIndex::new(source);
@@ -257,10 +259,17 @@ impl<'a> PhysicalBody for NativeBody<'a> {
         expression: &Self::Expression,
         ctx: Option<&EvalContext>,
     ) -> Result<Value, Vec<Diagnostic>> {
-        const LITERAL_ONLY: &EvalContext = &EvalContext::LITERAL_ONLY;
-        let scope = Scope::global(self.arena, ctx.unwrap_or(LITERAL_ONLY));
+        let literal_only;
+        let ctx = match ctx {
+            Some(ctx) => ctx,
+            None => {
+                literal_only = EvalContext::literal_only_mode();
+                &literal_only
+            }
+        };
+        let scope = Scope::global(self.arena, ctx);
         eval(expression, &scope)
-            .map(Cow::into_owned)
+            .and_then(|v| scope.owned(v, expression.span()))
             .map_err(|p| p.into_diagnostics(self.source, Phase::Eval))
     }
 }

@@ -52,7 +52,8 @@ pub(crate) fn evaluate_attributes(
 ) -> Result<BTreeMap<String, Value>, Problem> {
     let mut attributes = BTreeMap::new();
     for attribute in &body.attributes {
-        let value = eval(&attribute.expression, scope)?.into_owned();
+        let value = eval(&attribute.expression, scope)?;
+        let value = scope.owned(value, attribute.expression.span())?;
         // `String::from`, not `to_string`: no formatting machinery.
         attributes.insert(String::from(&*attribute.name), value);
     }

@@ -245,7 +245,11 @@ fn expand_dynamic_block(
     blocks: &mut Vec<Block>,
 ) -> Result<(), Problem> {
     let collection = eval(dynamic.for_each, scope)?;
+    // The elements are copied into the iterator objects, and each block
+    // generated is work of its own.
+    scope.charge_copy(&collection, dynamic.for_each.span())?;
     for (key, value) in elements(&collection, dynamic.for_each.span())? {
+        scope.charge(1, dynamic.for_each.span())?;
         let iterator = Value::object([("key".to_string(), key), ("value".to_string(), value)]);
         let child = scope.iteration(None, (dynamic.iterator, &iterator));
         let labels = match dynamic.labels {

@@ -101,6 +101,22 @@ pub struct Body {
     pub blocks: Vec<Block>,
 }
 
+/// Bodies nest as deeply as their source's blocks (up to
+/// [`MAX_NESTING_DEPTH`] levels), so dropping one must not recurse: the
+/// blocks of every level are moved onto one heap stack and dropped there,
+/// each with no blocks left in its body.
+impl Drop for Body {
+    fn drop(&mut self) {
+        if self.blocks.iter().all(|block| block.body.blocks.is_empty()) {
+            return;
+        }
+        let mut blocks = std::mem::take(&mut self.blocks);
+        while let Some(mut block) = blocks.pop() {
+            blocks.append(&mut block.body.blocks);
+        }
+    }
+}
+
 /// A block: its type, its labels and its body.
 ///
 /// Spec: hclsyntax-spec.md § Blocks
@@ -115,6 +131,7 @@ pub struct Block {
 ///
 /// Spec: hclsyntax-spec.md § Expressions; spec.md § Expression Evaluation
 pub fn eval_expression(source: &str, ctx: &EvalContext) -> Result<Value, Diagnostics> {
+    ctx.budget.allow_source(source.len());
     on_large_stack(|depth_limit| {
         let parsed = parse_phase(source, depth_limit, parser::parse_expression_source)?;
         eval::evaluate_expression(&parsed.tree, &parsed.arena, ctx)
@@ -126,6 +143,7 @@ pub fn eval_expression(source: &str, ctx: &EvalContext) -> Result<Value, Diagnos
 ///
 /// Spec: hclsyntax-spec.md § Templates
 pub fn eval_template(source: &str, ctx: &EvalContext) -> Result<Value, Diagnostics> {
+    ctx.budget.allow_source(source.len());
     on_large_stack(|depth_limit| {
         let parsed = parse_phase(source, depth_limit, parser::parse_template_source)?;
         eval::evaluate_template(&parsed.tree, &parsed.arena, ctx)
@@ -137,6 +155,7 @@ pub fn eval_template(source: &str, ctx: &EvalContext) -> Result<Value, Diagnosti
 ///
 /// Spec: hclsyntax-spec.md § Structural Elements
 pub fn eval_config(source: &str, ctx: &EvalContext) -> Result<Body, Diagnostics> {
+    ctx.budget.allow_source(source.len());
     on_large_stack(|depth_limit| {
         let parsed = parse_phase(source, depth_limit, parser::parse_config_file)?;
         config::evaluate_config_file(parsed.tree, &parsed.arena, ctx)
@@ -159,6 +178,7 @@ pub fn eval_config_with_extensions(
     if !dynblock {
         return eval_config(source, ctx);
     }
+    ctx.budget.allow_source(source.len());
     on_large_stack(|depth_limit| {
         let parsed = parse_phase(source, depth_limit, parser::parse_config_file)?;
         dynblock::evaluate_config_file(&parsed.tree, &parsed.arena, ctx)

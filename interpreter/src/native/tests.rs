@@ -405,3 +405,88 @@ fn random_and_mutated_inputs_end_in_a_value_or_a_diagnostic() {
         }
     }
 }
+
+#[test]
+fn a_deep_evaluated_body_can_be_dropped_by_the_caller() {
+    // Built and dropped on the test's ordinary thread stack (2 MiB): the
+    // body's drop must not recurse.
+    let depth = 150_000;
+    let source = "b {\n".repeat(depth) + &"}\n".repeat(depth);
+    let body = eval_config(&source, &EvalContext::default()).expect("deep blocks evaluate");
+    drop(body);
+}
+
+#[test]
+fn a_deep_type_can_be_dropped_by_the_caller() {
+    let mut ty = Type::Dynamic;
+    for i in 0..1_000_000 {
+        ty = if i % 2 == 0 {
+            Type::list(ty)
+        } else {
+            Type::Tuple(vec![Type::String, ty])
+        };
+    }
+    drop(ty);
+}
+
+/// The diagnostic's summary, when evaluation ran out of budget.
+fn budget_exceeded(result: Result<impl std::fmt::Debug, Diagnostics>) -> bool {
+    matches!(&result, Err(d) if d[0].summary == "Evaluation budget exceeded" && d[0].phase == Phase::Eval)
+}
+
+fn with_budget(limit: u64) -> EvalContext {
+    EvalContext {
+        budget: crate::eval_context::Budget::new(limit),
+        ..context()
+    }
+}
+
+#[test]
+fn a_for_product_beyond_the_budget_ends_in_a_diagnostic() {
+    // 100 x 100 x 100 elements: a million values.
+    let l: String = format!("[{}]", vec!["1"; 100].join(","));
+    let source = format!("[for a in {l}: [for b in {l}: [for c in {l}: 1]]]");
+    assert!(budget_exceeded(eval_expression(
+        &source,
+        &with_budget(100_000)
+    )));
+    let shallow = format!("[for a in {l}: [for b in {l}: 1]]");
+    assert!(eval_expression(&shallow, &with_budget(100_000)).is_ok());
+}
+
+#[test]
+fn copies_of_large_values_are_paid_for() {
+    // Each of the 100 iterations copies the 100,000-byte string: 10 MB
+    // built from an expression of a few bytes.
+    let mut ctx = with_budget(100_000);
+    ctx.variables
+        .insert("big".into(), Value::string(&"x".repeat(100_000)));
+    let l: String = format!("[{}]", vec!["1"; 100].join(","));
+    let tuple = format!("[for a in {l}: big]");
+    assert!(budget_exceeded(eval_expression(&tuple, &ctx)));
+    let template = format!("%{{for a in {l}}}${{big}}%{{endfor}}");
+    ctx.budget = crate::eval_context::Budget::new(100_000);
+    assert!(budget_exceeded(eval_template(&template, &ctx)));
+    // One copy is within the budget.
+    ctx.budget = crate::eval_context::Budget::new(100_000);
+    assert!(eval_expression("[big]", &ctx).is_ok());
+}
+
+#[test]
+fn the_attributes_of_a_file_share_one_budget() {
+    let l: String = format!("[{}]", vec!["1"; 100].join(","));
+    let one = format!("a = [for a in {l}: [for b in {l}: 1]]\n");
+    assert!(eval_config(&one, &with_budget(20_000)).is_ok());
+    let three = one.replace("a =", "b =") + &one + &one.replace("a =", "c =");
+    assert!(budget_exceeded(eval_config(&three, &with_budget(20_000))));
+}
+
+#[test]
+fn work_in_proportion_to_the_source_is_always_allowed() {
+    // 20,000 elements need more than a budget of 1,000 units, but the
+    // source's own length is added to the limit.
+    let source = format!("[{}]", vec!["[1]"; 20_000].join(","));
+    let ctx = with_budget(1_000);
+    assert!(eval_expression(&source, &ctx).is_ok());
+    assert!(ctx.budget.limit() >= source.len() as u64);
+}

@@ -143,6 +143,63 @@ impl Type {
     }
 }
 
+/// Types nest as deeply as values do (the type of 200,000 nested tuples),
+/// so dropping one must not recurse: nested types are moved onto a heap
+/// stack and dropped one level at a time.
+impl Drop for Type {
+    fn drop(&mut self) {
+        fn take_children(ty: &mut Type, stack: &mut Vec<Type>) {
+            match ty {
+                Type::List(e) | Type::Set(e) | Type::Map(e) if e.has_children() => {
+                    stack.push(std::mem::replace(&mut **e, Type::Dynamic))
+                }
+                Type::Object(attributes) => stack.extend(
+                    std::mem::take(attributes)
+                        .into_values()
+                        .filter(Type::has_children),
+                ),
+                Type::Tuple(elements) => stack.extend(
+                    std::mem::take(elements)
+                        .into_iter()
+                        .filter(Type::has_children),
+                ),
+                _ => {}
+            }
+        }
+        if !self.has_grandchildren() {
+            return;
+        }
+        let mut stack = Vec::new();
+        take_children(self, &mut stack);
+        while let Some(mut ty) = stack.pop() {
+            take_children(&mut ty, &mut stack);
+        }
+    }
+}
+
+impl Type {
+    /// Whether the type holds other types.
+    fn has_children(&self) -> bool {
+        match self {
+            Type::List(_) | Type::Set(_) | Type::Map(_) => true,
+            Type::Object(attributes) => !attributes.is_empty(),
+            Type::Tuple(elements) => !elements.is_empty(),
+            _ => false,
+        }
+    }
+
+    /// Whether a type it holds holds other types: if none does, the
+    /// compiler's drop recurses one level only (the common case).
+    fn has_grandchildren(&self) -> bool {
+        match self {
+            Type::List(e) | Type::Set(e) | Type::Map(e) => e.has_children(),
+            Type::Object(attributes) => attributes.values().any(Type::has_children),
+            Type::Tuple(elements) => elements.iter().any(Type::has_children),
+            _ => false,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -23,7 +23,8 @@ pub(super) fn eval_tuple<'a>(tuple: &'a Tuple, scope: &Scope<'a>) -> Evaluated<'
     let expressions = &scope.arena[tuple.elements];
     let mut elements = Vec::with_capacity(expressions.len());
     for element in expressions {
-        elements.push(eval(element, scope)?.into_owned());
+        let v = eval(element, scope)?;
+        elements.push(scope.owned(v, element.span())?);
     }
     Ok(Cow::Owned(Value::Tuple(elements)))
 }
@@ -66,7 +67,8 @@ pub(super) fn eval_object<'a>(object: &'a Object, scope: &Scope<'a>) -> Evaluate
                 attribute_name(&key_value, key.span())?
             }
         };
-        let value = eval(&item.value, scope)?.into_owned();
+        let value = eval(&item.value, scope)?;
+        let value = scope.owned(value, item.value.span())?;
         match name {
             None => unknown = true,
             // SPEC-GAP(spec-notes/gaps/expr-object-duplicate-keys.md)

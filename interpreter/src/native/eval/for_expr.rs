@@ -37,10 +37,15 @@ pub(super) type Elements<'v> = Vec<(Cow<'v, Value>, &'v Value)>;
 /// lexicographic order (SPEC-GAP(spec-notes/gaps/for-key-order.md)); sets
 /// keep their canonical order. A null collection is an error, as is any
 /// other type; an unknown collection of an iterable type (or of the dynamic
-/// pseudo-type) has no elements to visit yet.
+/// pseudo-type) has no elements to visit yet. The keys made for a map or
+/// an object are paid for from the evaluation budget.
 ///
 /// Spec: hclsyntax-spec.md § For Expressions
-pub(super) fn elements(collection: &Value, span: Span) -> Result<Option<Elements<'_>>, Problem> {
+pub(super) fn elements<'v>(
+    collection: &'v Value,
+    span: Span,
+    scope: &Scope<'_>,
+) -> Result<Option<Elements<'v>>, Problem> {
     let index = |i: usize| Cow::Owned(Value::Number(Number::from_i64(i as i64)));
     let name = |k: &String| Cow::Owned(Value::String(k.clone()));
     Ok(Some(match collection {
@@ -50,7 +55,12 @@ pub(super) fn elements(collection: &Value, span: Span) -> Result<Option<Elements
             .map(|(i, v)| (index(i), v))
             .collect(),
         Value::Map(_, entries) | Value::Object(entries) => {
-            entries.iter().map(|(k, v)| (name(k), v)).collect()
+            let mut keys = Vec::with_capacity(entries.len());
+            for (k, v) in entries {
+                scope.charge_text(k.len(), span)?;
+                keys.push((name(k), v));
+            }
+            keys
         }
         Value::Set(_, items) => items.iter().map(|v| (Cow::Borrowed(v), v)).collect(),
         Value::Null(_) => {
@@ -110,7 +120,7 @@ pub(super) fn elements(collection: &Value, span: Span) -> Result<Option<Elements
 /// Spec: hclsyntax-spec.md § For Expressions
 pub(super) fn eval_for_expr<'a>(for_expr: &'a ForExpr, scope: &Scope<'a>) -> Evaluated<'a> {
     let collection = eval(&for_expr.collection, scope)?;
-    let Some(elements) = elements(&collection, for_expr.collection.span())? else {
+    let Some(elements) = elements(&collection, for_expr.collection.span(), scope)? else {
         return Ok(Cow::Owned(dynamic_value()));
     };
     let mut unknown = false;
@@ -134,14 +144,16 @@ pub(super) fn eval_for_expr<'a>(for_expr: &'a ForExpr, scope: &Scope<'a>) -> Eva
             }
         }
         let Some(key_expression) = &for_expr.key else {
-            let element = eval(&for_expr.value, &child)?.into_owned();
+            let element = eval(&for_expr.value, &child)?;
+            let element = child.owned(element, for_expr.value.span())?;
             unknown |= element.is_unknown();
             tuple.push(element);
             continue;
         };
         let key_value = eval(key_expression, &child)?;
         let name = attribute_name(&key_value, key_expression.span())?;
-        let element = eval(&for_expr.value, &child)?.into_owned();
+        let element = eval(&for_expr.value, &child)?;
+        let element = child.owned(element, for_expr.value.span())?;
         unknown |= element.is_unknown();
         let Some(name) = name else {
             unknown = true;

@@ -52,7 +52,8 @@ pub(super) fn eval_function_call<'a>(call: &'a FunctionCall, scope: &Scope<'a>) 
     }
     let mut arguments = Vec::with_capacity(call_arguments.len());
     for argument in call_arguments {
-        arguments.push(eval(argument, scope)?.into_owned());
+        let v = eval(argument, scope)?;
+        arguments.push(scope.owned(v, argument.span())?);
     }
     // The number of arguments written before the expanded one.
     let mut written = arguments.len();

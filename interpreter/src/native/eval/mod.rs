@@ -35,7 +35,7 @@ mod template;
 use super::ast::{Arena, Expression, ExpressionKind, Template};
 use super::source::Span;
 use super::Problem;
-use crate::eval_context::EvalContext;
+use crate::eval_context::{Budget, BudgetExceeded, EvalContext};
 use crate::number::Number;
 use crate::value::Value;
 use std::borrow::Cow;
@@ -56,6 +56,8 @@ pub(crate) type Evaluated<'a> = Result<Cow<'a, Value>, Problem>;
 pub(crate) struct Scope<'a> {
     /// The nodes of the syntax tree being evaluated.
     pub arena: &'a Arena,
+    /// The evaluation budget of the context (see [`Budget`]).
+    budget: &'a Budget,
     frame: Frame<'a>,
 }
 
@@ -82,6 +84,7 @@ impl<'a> Scope<'a> {
     pub(crate) fn global(arena: &'a Arena, ctx: &'a EvalContext) -> Scope<'a> {
         Scope {
             arena,
+            budget: &ctx.budget,
             frame: Frame::Global(ctx),
         }
     }
@@ -95,6 +98,7 @@ impl<'a> Scope<'a> {
     ) -> Scope<'a> {
         Scope {
             arena: self.arena,
+            budget: self.budget,
             frame: Frame::Iteration {
                 parent: self,
                 key,
@@ -107,6 +111,7 @@ impl<'a> Scope<'a> {
     fn splat_item_scope(&'a self, item: &'a Value) -> Scope<'a> {
         Scope {
             arena: self.arena,
+            budget: self.budget,
             frame: Frame::SplatItem { parent: self, item },
         }
     }
@@ -145,6 +150,40 @@ impl<'a> Scope<'a> {
         }
     }
 
+    /// Spends `units` of the evaluation budget for the work at `span`.
+    #[inline]
+    pub(crate) fn charge(&self, units: u64, span: Span) -> Result<(), Problem> {
+        self.budget
+            .charge(units)
+            .map_err(|exceeded| budget_problem(exceeded, span))
+    }
+
+    /// Spends the evaluation budget for `bytes` bytes of text built at
+    /// `span`.
+    #[inline]
+    pub(crate) fn charge_text(&self, bytes: usize, span: Span) -> Result<(), Problem> {
+        self.budget
+            .charge_text(bytes)
+            .map_err(|exceeded| budget_problem(exceeded, span))
+    }
+
+    /// Spends the evaluation budget for a copy of `v` made at `span`.
+    pub(crate) fn charge_copy(&self, v: &Value, span: Span) -> Result<(), Problem> {
+        self.budget
+            .charge_copy(v)
+            .map_err(|exceeded| budget_problem(exceeded, span))
+    }
+
+    /// The value of an evaluated expression as an owned value: a value
+    /// borrowed from the scope is copied, and the copy paid for from the
+    /// evaluation budget.
+    pub(crate) fn owned(&self, v: Cow<'a, Value>, span: Span) -> Result<Value, Problem> {
+        if let Cow::Borrowed(borrowed) = &v {
+            self.charge_copy(borrowed, span)?;
+        }
+        Ok(v.into_owned())
+    }
+
     /// The element of the innermost splat being evaluated.
     fn splat_item(&self) -> Option<&'a Value> {
         let mut scope = self;
@@ -164,7 +203,9 @@ pub(crate) fn evaluate_expression(
     arena: &Arena,
     ctx: &EvalContext,
 ) -> Result<Value, Problem> {
-    eval(expression, &Scope::global(arena, ctx)).map(Cow::into_owned)
+    let scope = Scope::global(arena, ctx);
+    let v = eval(expression, &scope)?;
+    scope.owned(v, expression.span)
 }
 
 /// Evaluates a template file in the global scope of `ctx`.
@@ -173,7 +214,9 @@ pub(crate) fn evaluate_template(
     arena: &Arena,
     ctx: &EvalContext,
 ) -> Result<Value, Problem> {
-    template::eval_template(t, &Scope::global(arena, ctx)).map(Cow::into_owned)
+    let scope = Scope::global(arena, ctx);
+    let v = template::eval_template(t, &scope)?;
+    scope.owned(v, t.span)
 }
 
 /// Evaluates an expression.
@@ -181,6 +224,7 @@ pub(crate) fn evaluate_template(
 /// Spec: hclsyntax-spec.md § Expressions
 pub(crate) fn eval<'a>(expression: &'a Expression, scope: &Scope<'a>) -> Evaluated<'a> {
     let arena = scope.arena;
+    scope.charge(1, expression.span)?;
     match &expression.kind {
         // "Numeric literals represent values of type _number_", `true` and
         // `false` bools, "The `null` keyword represents a null value of the
@@ -234,6 +278,12 @@ fn eval_variable<'a>(name: &str, span: Span, scope: &Scope<'a>) -> Evaluated<'a>
             format!("There is no variable named {name:?}."),
         )
     })
+}
+
+/// The evaluation budget ran out at `span`.
+#[cold]
+fn budget_problem(exceeded: BudgetExceeded, span: Span) -> Problem {
+    Problem::new(span, BudgetExceeded::SUMMARY, exceeded.detail())
 }
 
 /// The dynamic value, "the unknown value of the dynamic pseudo-type".

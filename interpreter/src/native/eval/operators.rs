@@ -181,6 +181,8 @@ pub(super) fn eval_conditional<'a>(
     if *ty == unified {
         return Ok(value);
     }
+    // The conversion copies the value.
+    scope.charge_copy(&value, expression.span())?;
     convert(&value, &unified)
         .map(|converted| Cow::Owned(converted.value))
         .map_err(|e| {

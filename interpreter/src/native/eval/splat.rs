@@ -20,7 +20,8 @@ use std::borrow::Cow;
 /// Applies the splat's traversal to one element.
 fn each<'a>(splat: &'a Splat, scope: &Scope<'a>, item: &Value) -> Result<Value, Problem> {
     let child = scope.splat_item_scope(item);
-    eval(&splat.each, &child).map(Cow::into_owned)
+    let v = eval(&splat.each, &child)?;
+    child.owned(v, splat.each.span())
 }
 
 /// The type the traversal gives an element of type `ty`: the traversal

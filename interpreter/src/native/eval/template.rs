@@ -66,7 +66,11 @@ fn append_template<'a>(
         match part {
             // "A template literal is a literal sequence of characters to
             // include in the resulting string."
-            TemplatePart::Literal { text, .. } => output.text.push_str(scope.arena.text(*text)),
+            TemplatePart::Literal { text, span } => {
+                let text = scope.arena.text(*text);
+                scope.charge_text(text.len(), *span)?;
+                output.text.push_str(text)
+            }
             TemplatePart::Interpolation(interpolation) => {
                 append_interpolation(interpolation, scope, output)?
             }
@@ -97,7 +101,8 @@ fn append_template<'a>(
                 //
                 // Spec: hclsyntax-spec.md § Template For Directive
                 let collection = eval(&directive.collection, scope)?;
-                let Some(elements) = elements(&collection, directive.collection.span())? else {
+                let Some(elements) = elements(&collection, directive.collection.span(), scope)?
+                else {
                     output.unknown = true;
                     continue;
                 };
@@ -161,14 +166,20 @@ fn append_interpolation<'a>(
         )
     };
     match &*value {
-        Value::String(text) => output.text.push_str(text),
+        Value::String(text) => {
+            scope.charge_text(text.len(), expression.span())?;
+            output.text.push_str(text)
+        }
         Value::Null(_) => return Err(invalid(
             "The expression result is null: a null value cannot be included in a string template."
                 .into(),
         )),
         other => match convert(other, &Type::String) {
             Ok(converted) => match &converted.value {
-                Value::String(text) => output.text.push_str(text),
+                Value::String(text) => {
+                    scope.charge_text(text.len(), expression.span())?;
+                    output.text.push_str(text)
+                }
                 _ => output.unknown = true,
             },
             Err(e) => {
