@@ -1,7 +1,7 @@
 //! Every `Spec: DOCUMENT § Heading` citation in the code names a heading
 //! that exists (suite/spec-headings.txt lists them).
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 fn headings() -> BTreeSet<String> {
@@ -156,5 +156,113 @@ fn every_case_a_note_names_exists() {
         missing.is_empty(),
         "notes name cases that do not exist:\n{}",
         missing.join("\n")
+    );
+}
+
+/// The notes under spec-notes/gaps/, by path relative to the repository root
+/// (`spec-notes/gaps/numbers.md`, as a profile's `note:` names it), with
+/// their text.
+fn gap_notes(root: &Path) -> BTreeMap<String, String> {
+    walkdir::WalkDir::new(root.join("spec-notes/gaps"))
+        .into_iter()
+        .filter_map(Result::ok)
+        .filter(|e| e.path().extension().is_some_and(|x| x == "md"))
+        .map(|e| {
+            let relative = e.path().strip_prefix(root).unwrap_or(e.path());
+            let text = std::fs::read_to_string(e.path()).unwrap();
+            (relative.display().to_string(), text)
+        })
+        .collect()
+}
+
+/// The items of a note's `NAME:` line (`Cases:`, `Requirements:`), split at
+/// commas and spaces; `None` when the note has no such line.
+fn note_line<'a>(text: &'a str, name: &str) -> Option<Vec<&'a str>> {
+    let line = text.lines().find_map(|l| l.strip_prefix(name))?;
+    Some(
+        line.split([',', ' '])
+            .map(|t| t.trim_matches(['`', '.']))
+            .filter(|t| !t.is_empty())
+            .collect(),
+    )
+}
+
+/// The bookkeeping between cases and notes (spec-notes/README.md § A note):
+/// each case that records a profile's result names, with `note:`, a note
+/// whose `Cases:` line names the case; and every note has a `Requirements:`
+/// line naming at least one requirement.
+fn bookkeeping_problems<'a>(
+    cases: impl Iterator<Item = &'a hcl_conformance::suite::Case>,
+    notes: &BTreeMap<String, String>,
+) -> Vec<String> {
+    let mut problems = Vec::new();
+    for case in cases {
+        for (profile, expectation) in &case.profiles {
+            let Some(text) = notes.get(&expectation.note) else {
+                continue; // The loader reports a note that does not exist.
+            };
+            let named = note_line(text, "Cases:").unwrap_or_default();
+            if !named.contains(&case.id.as_str()) {
+                problems.push(format!(
+                    "{}: the case {} records a `{profile}` result with this note; add it to the note's Cases: line",
+                    expectation.note, case.id
+                ));
+            }
+        }
+    }
+    for (path, text) in notes {
+        if note_line(text, "Requirements:").is_none_or(|ids| ids.is_empty()) {
+            problems.push(format!(
+                "{path}: the Requirements: line is missing or empty; name the requirement ids the note settles"
+            ));
+        }
+    }
+    problems
+}
+
+/// Every profiled case is named by its note, and every note names its
+/// requirements.
+#[test]
+fn notes_name_their_profiled_cases_and_requirements() {
+    let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
+    let suite = hcl_conformance::suite::load_suite(&root.join("suite")).expect("the suite loads");
+    let notes = gap_notes(root);
+    let profiled = suite.cases().filter(|c| !c.profiles.is_empty()).count();
+    assert!(profiled > 100, "only {profiled} profiled cases found");
+    let problems = bookkeeping_problems(suite.cases(), &notes);
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// The check above finds a profiled case left off its note's `Cases:` line,
+/// and an emptied `Requirements:` line.
+#[test]
+fn bookkeeping_check_finds_a_planted_omission() {
+    let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
+    let suite = hcl_conformance::suite::load_suite(&root.join("suite")).expect("the suite loads");
+    let mut notes = gap_notes(root);
+    let case = suite
+        .cases()
+        .find(|c| !c.profiles.is_empty())
+        .expect("a profiled case");
+    let note = &case.profiles.values().next().unwrap().note;
+    let text = notes.get_mut(note).expect("the case's note");
+    *text = text.replace(&case.id, "");
+    let requirements_line = text
+        .lines()
+        .find(|l| l.starts_with("Requirements:"))
+        .expect("a Requirements: line")
+        .to_string();
+    *text = text.replace(&requirements_line, "Requirements:");
+    let problems = bookkeeping_problems(suite.cases(), &notes);
+    assert!(
+        problems.iter().any(|p| p.contains(&case.id)),
+        "the omission of {} from {note} is not found: {problems:?}",
+        case.id
+    );
+    assert!(
+        problems
+            .iter()
+            .any(|p| p.starts_with(note.as_str()) && p.contains("Requirements:")),
+        "the empty Requirements: line of {note} is not found: {problems:?}"
     );
 }

@@ -281,18 +281,5 @@ mod tests {
         let set = Value::set(Type::String, vec![]).unwrap();
         let args = [list(Type::String, vec![]), set];
         assert_eq!(call("concat", &args).unwrap_err().argument, Some(1));
-        // A map element that cannot become the unified object.
-        let maps = list(
-            Type::map(Type::String),
-            vec![Value::map(Type::String, [("x".to_string(), Value::string("1"))]).unwrap()],
-        );
-        let objects = list(
-            Type::object([("a", Type::String)]),
-            vec![object(&[("a", Value::string("1"))])],
-        );
-        assert_eq!(
-            call("concat", &[maps, objects]).unwrap_err().argument,
-            Some(0)
-        );
     }
 }

@@ -25,9 +25,9 @@ use std::collections::BTreeMap;
 /// Parses a JSON text and evaluates it as an expression: in literal-only
 /// mode when `ctx` is `None`, in full expression mode in `ctx` otherwise.
 ///
-/// Parse errors have [`Phase::Parse`] (a template in a string that does
-/// not parse included), evaluation errors [`Phase::Eval`]; every
-/// diagnostic has a range in `source`.
+/// Errors of the JSON text have [`Phase::Parse`], evaluation errors
+/// [`Phase::Eval`], a template in a string that does not parse included
+/// (see `eval_string`); every diagnostic has a range in `source`.
 ///
 /// Spec: json-spec.md § Expressions; spec.md § Expression Evaluation
 pub fn eval_expression(source: &str, ctx: Option<&EvalContext>) -> Result<Value, Vec<Diagnostic>> {
@@ -173,7 +173,13 @@ fn eval_array(
 ///   interpolation gives its value, not a string).
 ///
 /// The ranges of the template's diagnostics are traced back from the
-/// content to the JSON source, escapes included.
+/// content to the JSON source, escapes included. A template that does not
+/// parse is an evaluation error: the string is a template only when
+/// evaluated, and only in full expression mode ("a JSON string may be
+/// interpreted in one of two ways depending on the evaluation mode", which
+/// is part of the evaluation context, spec.md § Expression Evaluation); the
+/// same JSON text is valid in literal-only mode.
+/// SPEC-GAP(spec-notes/gaps/json-template-syntax-errors.md)
 ///
 /// A text with neither `${` nor `%{` is a template of literal text only
 /// (the escapes `$${` and `%%{` contain those too), whose value is the
@@ -208,7 +214,11 @@ fn eval_string(
                 diagnostic.range = diagnostic.range.map(|r| after_skipped(r, skipped));
             }
         }
-        in_json_source(diagnostics, source, range)
+        let mut diagnostics = in_json_source(diagnostics, source, range);
+        for diagnostic in &mut diagnostics {
+            diagnostic.phase = Phase::Eval;
+        }
+        diagnostics
     })
 }
 

@@ -244,9 +244,9 @@ fn template_errors_point_into_the_json_source() {
 }
 
 #[test]
-fn a_template_that_does_not_parse_is_a_parse_error_inside_the_string() {
+fn a_template_that_does_not_parse_is_an_eval_error_inside_the_string() {
     let (phase, range) = error(r#"[1, "${"]"#, true);
-    assert_eq!(phase, Phase::Parse);
+    assert_eq!(phase, Phase::Eval);
     let column: usize = range[2..range.find('-').unwrap()].parse().unwrap();
     assert!((6..=9).contains(&column), "{range}");
     assert_eq!(

@@ -183,10 +183,10 @@ fn parse_unary(p: &mut Parser) -> Result<Expression, Problem> {
 /// A splat takes the attribute accesses (and, for the full splat, the
 /// indexes) that follow it as the traversal applied to each element;
 /// anything after that applies to the splat's result. So `a.*.b[0]` is
-/// `(a.*.b)[0]`, `a.*.b.0` is `(a.*.b).0` (the legacy index is an index,
-/// not an attribute access), and `a[*].b[*].c` is `(a[*].b)[*].c`: a
-/// splat is not part of another splat's traversal, where hashicorp/hcl
-/// nests it. SPEC-GAP(spec-notes/gaps/expr-splat-traversal-extent.md)
+/// `(a.*.b)[0]`, and `a.*.b.0` is `(a.*.b).0`: the legacy index "must still
+/// be interpreted as an index operation rather than attribute access".
+/// A splat after a splat is [`parse_splat`]'s question.
+/// SPEC-GAP(spec-notes/gaps/expr-splat-traversal-extent.md)
 ///
 /// Spec: hclsyntax-spec.md § Expression Terms, § Splat Operators
 fn parse_postfix(p: &mut Parser) -> Result<Expression, Problem> {
@@ -229,6 +229,16 @@ fn parse_traversal_step(p: &mut Parser, operand: Expression) -> Result<Expressio
 
 /// Parses a splat operator and the traversal it applies to each element.
 ///
+/// The grammar ends a splat's traversal at the first operation its
+/// production does not list, another splat included, but "The grammar
+/// notation does not fully describe the language", and no prose says what
+/// a splat inside a splat means. Here the parser reads it as hashicorp/hcl
+/// does: inside a full splat's traversal, another splat (`[*]` or `.*`) is
+/// part of the traversal, a nested splat over each element
+/// (`a[*].b[*].c` reads `c` of every element of every `b`); directly
+/// inside an attribute-only splat's traversal, `.*` is a parse error.
+/// SPEC-GAP(spec-notes/gaps/expr-splat-traversal-extent.md)
+///
 /// Spec: hclsyntax-spec.md § Splat Operators
 fn parse_splat(
     p: &mut Parser,
@@ -256,10 +266,22 @@ fn parse_splat(
             break;
         }
         let second = p.peek_second();
+        let nested = match (token.kind, second.kind) {
+            (TokenKind::Dot, TokenKind::Star) => Some(SplatKind::AttributeOnly),
+            (TokenKind::OpenBracket, TokenKind::Star) => Some(SplatKind::Full),
+            _ => None,
+        };
         let continues = match (token.kind, second.kind) {
             (TokenKind::Dot, TokenKind::Identifier) => true,
             (TokenKind::Dot, TokenKind::NumberLit) => kind == SplatKind::Full,
-            (TokenKind::OpenBracket, TokenKind::Star) => false,
+            (TokenKind::Dot, TokenKind::Star) if kind == SplatKind::AttributeOnly => {
+                return Err(Problem::new(
+                    second.span,
+                    "Nested splat expression",
+                    "Only attribute names may follow an attribute-only splat (`.*`); to splat its result again, put it in parentheses, as in `(x.*.a).*`.",
+                ));
+            }
+            (TokenKind::Dot, TokenKind::Star) => true,
             (TokenKind::OpenBracket, _) => kind == SplatKind::Full,
             _ => false,
         };
@@ -268,7 +290,10 @@ fn parse_splat(
         }
         p.enter(token.span)?;
         *links += 1;
-        each = parse_traversal_step(p, each)?;
+        each = match nested {
+            Some(nested_kind) => parse_splat(p, each, nested_kind, links)?,
+            None => parse_traversal_step(p, each)?,
+        };
     }
     let span = Span {
         start: source.span().start,
