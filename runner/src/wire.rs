@@ -75,22 +75,43 @@ fn type_from_json_at(json: &Json, depth: usize) -> Result<Type, String> {
             "dynamic" => Ok(Type::Dynamic),
             other => Err(format!("unknown type name {other:?}")),
         },
-        Json::Array(parts) if parts.len() == 2 => match (parts[0].as_str(), &parts[1]) {
-            (Some("list"), e) => Ok(Type::list(inner(e)?)),
-            (Some("set"), e) => Ok(Type::set(inner(e)?)),
-            (Some("map"), e) => Ok(Type::map(inner(e)?)),
-            (Some("object"), Json::Object(attributes)) => Ok(Type::Object(
-                attributes
-                    .iter()
-                    .map(|(k, t)| Ok((k.clone(), inner(t)?)))
-                    .collect::<Result<_, String>>()?,
-            )),
-            (Some("tuple"), Json::Array(elements)) => Ok(Type::Tuple(
-                elements.iter().map(inner).collect::<Result<_, _>>()?,
-            )),
-            _ => Err(format!("not a type: {json}")),
-        },
+        // go-cty writes an object type with optional attributes (a type
+        // constraint) with a third element, the optional attributes' names:
+        // the information model has no optional attributes, so the list is
+        // checked and otherwise ignored.
+        Json::Array(parts)
+            if parts.len() == 2
+                || (parts.len() == 3
+                    && parts[0] == "object"
+                    && optional_attributes_of(&parts[1], &parts[2])) =>
+        {
+            match (parts[0].as_str(), &parts[1]) {
+                (Some("list"), e) => Ok(Type::list(inner(e)?)),
+                (Some("set"), e) => Ok(Type::set(inner(e)?)),
+                (Some("map"), e) => Ok(Type::map(inner(e)?)),
+                (Some("object"), Json::Object(attributes)) => Ok(Type::Object(
+                    attributes
+                        .iter()
+                        .map(|(k, t)| Ok((k.clone(), inner(t)?)))
+                        .collect::<Result<_, String>>()?,
+                )),
+                (Some("tuple"), Json::Array(elements)) => Ok(Type::Tuple(
+                    elements.iter().map(inner).collect::<Result<_, _>>()?,
+                )),
+                _ => Err(format!("not a type: {json}")),
+            }
+        }
         _ => Err(format!("not a type: {json}")),
+    }
+}
+
+/// Whether `names` is an array of names of attributes of `attributes`.
+fn optional_attributes_of(attributes: &Json, names: &Json) -> bool {
+    match (attributes, names) {
+        (Json::Object(attributes), Json::Array(names)) => names
+            .iter()
+            .all(|n| n.as_str().is_some_and(|n| attributes.contains_key(n))),
+        _ => false,
     }
 }
 

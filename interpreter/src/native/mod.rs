@@ -37,10 +37,13 @@
 //!   accepted input. Should the system refuse that stack, smaller ones are
 //!   tried with proportionally smaller nesting limits. A value nested
 //!   100,000 levels deep, such as the result of 100,000 nested brackets,
-//!   is returned to the caller, and dropping, comparing or converting such
-//!   a value recurses through [`Value`]'s own code: callers handling such
-//!   values need a large stack too. The syntax trees of the parse-only
+//!   is returned to the caller. Dropping it (a [`Value`], its [`Type`], a
+//!   [`Body`]) never recurses; comparing, converting or encoding it does,
+//!   through [`Value`]'s own code: callers doing that need a large stack
+//!   too ([`crate::large_stack::run`]). The syntax trees of the parse-only
 //!   entry points drop themselves on a large stack ([`Parsed`]).
+//!
+//!   [`Type`]: crate::types::Type
 //! - **Size**: a source may be at most [`source::MAX_SOURCE_LEN`] bytes
 //!   (4 GiB), since spans hold 32-bit offsets. A source is held in memory
 //!   with its syntax tree (tokens are read from the lexer as the parser
@@ -52,7 +55,9 @@
 //! - **Time**: lexing, parsing and the evaluation of templates and
 //!   expressions are linear in the size of the input (apart from the
 //!   work the program itself asks for, such as nested `for` expressions).
-//!   Variable lookup walks the chain of `for` scopes, so an expression
+//!   That work is bounded by the context's evaluation budget
+//!   ([`crate::eval_context::Budget`]): beyond it, evaluation ends in the
+//!   eval diagnostic "Evaluation budget exceeded". Variable lookup walks the chain of `for` scopes, so an expression
 //!   nested n `for` expressions deep that refers to an outer variable at
 //!   every level costs O(n²).
 
