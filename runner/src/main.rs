@@ -11,7 +11,7 @@ use hcl_conformance::run::{
     default_report_path, failure_list, trials, FailureFile, Implementation, KnownFailures,
     RunSettings, Summary,
 };
-use hcl_conformance::subprocess::{ImplementationCommand, Pool};
+use hcl_conformance::subprocess::{self, ImplementationCommand, Pool};
 use hcl_conformance::suite::{find_suite_dir, load_suite, Suite, KNOWN_PROFILES, SPEC_PROFILE};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
@@ -283,18 +283,20 @@ fn main() -> ExitCode {
             "reference interpreter (in-process)".to_string(),
         ),
         Some(words) => {
-            let command = ImplementationCommand {
-                program: words[0].clone(),
-                args: words[1..].to_vec(),
-                timeout: options.timeout.unwrap_or(Duration::from_secs(10)),
-            };
+            let command = ImplementationCommand::new(
+                words[0].clone(),
+                words[1..].to_vec(),
+                options.timeout.unwrap_or(Duration::from_secs(10)),
+            );
             let pool = match Pool::start(command) {
                 Ok(pool) => Arc::new(pool),
                 Err(e) => {
                     eprintln!(
                         "hcl-conformance: the implementation `{}` did not start: {e}\n\
-                         Check the command, and that it answers the `hello` request of runner/PROTOCOL.md.",
-                        words.join(" ")
+                         Check the command, and that it answers the `hello` request of runner/PROTOCOL.md \
+                         (within --timeout or {} s, whichever is longer).",
+                        words.join(" "),
+                        subprocess::HELLO_TIMEOUT.as_secs()
                     );
                     return ExitCode::from(2);
                 }
