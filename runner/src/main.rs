@@ -223,6 +223,58 @@ fn usage_error(message: &str) -> ExitCode {
 }
 
 fn main() -> ExitCode {
+    stop_implementations_on_every_way_out();
+    let code = run_command();
+    subprocess::stop_all();
+    code
+}
+
+/// Makes sure no implementation process outlives the runner. A normal end
+/// or an error exit drops the pools, which kills their processes, and
+/// `main` then stops any still running; this covers the other ways out:
+///
+/// - SIGINT (Ctrl-C) and SIGTERM stop every implementation, then end the
+///   runner as the signal would have. (Each implementation runs in its own
+///   process group, out of reach of the terminal's Ctrl-C.)
+/// - A closed standard output (`hcl-conformance --list | head`) stops every
+///   implementation and ends the runner quietly, as SIGPIPE ends other
+///   commands (status 141 in a shell), instead of a panic.
+/// - Any other panic of the main thread stops every implementation before
+///   the panic is reported. (A panic inside one case is that case's
+///   failure, and stops nothing.)
+fn stop_implementations_on_every_way_out() {
+    use signal_hook::consts::{SIGINT, SIGPIPE, SIGTERM};
+    use signal_hook::low_level::emulate_default_handler;
+    if let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM]) {
+        std::thread::spawn(move || {
+            if let Some(signal) = signals.forever().next() {
+                subprocess::stop_all();
+                let _ = emulate_default_handler(signal);
+            }
+        });
+    }
+    let report = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let payload = info
+            .payload()
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| info.payload().downcast_ref::<&str>().copied())
+            .unwrap_or("");
+        // How std's printing and an unwrapped write to a closed pipe panic.
+        if payload.contains("Broken pipe") || payload.contains("BrokenPipe") {
+            subprocess::stop_all();
+            let _ = emulate_default_handler(SIGPIPE);
+            std::process::exit(141);
+        }
+        if std::thread::current().name() == Some("main") {
+            subprocess::stop_all();
+        }
+        report(info);
+    }));
+}
+
+fn run_command() -> ExitCode {
     let mut args: Vec<String> = std::env::args().collect();
     let program = args.remove(0);
     if args.first().map(String::as_str) == Some("coverage") {

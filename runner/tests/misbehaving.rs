@@ -5,6 +5,7 @@ use hcl_conformance::outcome::Outcome;
 use hcl_conformance::subprocess::{ImplementationCommand, Pool};
 use hcl_conformance::suite::Input;
 use hcl_interpreter::Type;
+use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
@@ -564,5 +565,69 @@ fn the_matrix_leaves_no_implementation_running() {
         text.contains("| **total** | **10** | **10 / 0 / 0** | **0 / 10 / 0** |"),
         "{text}"
     );
+    pids.assert_none_running();
+}
+
+#[test]
+fn a_terminated_runner_stops_its_implementations() {
+    for signal in ["TERM", "INT"] {
+        let pids = Pids::new(&format!("signal-{signal}"));
+        let mut runner = Command::new(env!("CARGO_BIN_EXE_hcl-conformance"))
+            .args([
+                "--impl",
+                &pids.fake("hang"),
+                "--timeout",
+                "600",
+                "unification/tuples",
+            ])
+            .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        // Once a case hangs (the process of `hello` and its helper, and one
+        // more process with its helper), the runner is told to stop.
+        let deadline = Instant::now() + Duration::from_secs(60);
+        while pids.recorded().len() < 4 && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        assert!(pids.recorded().len() >= 4, "{:?}", pids.recorded());
+        Command::new("kill")
+            .args([&format!("-{signal}"), &runner.id().to_string()])
+            .status()
+            .unwrap();
+        let status = wait_at_most(&mut runner, Duration::from_secs(60))
+            .unwrap_or_else(|| panic!("the runner did not stop on SIG{signal}"));
+        let number = if signal == "TERM" { 15 } else { 2 };
+        assert_eq!(status.signal(), Some(number), "{status:?}");
+        pids.assert_none_running();
+    }
+}
+
+#[test]
+fn a_closed_standard_output_ends_the_runner_quietly() {
+    let pids = Pids::new("closed-stdout");
+    for args in [
+        vec!["--list".to_string()],
+        vec![
+            "--impl".to_string(),
+            pids.fake("unsupported"),
+            "unification/tuples".to_string(),
+        ],
+    ] {
+        let mut runner = Command::new(env!("CARGO_BIN_EXE_hcl-conformance"))
+            .args(&args)
+            .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Nobody reads standard output: the runner's first write fails.
+        drop(runner.stdout.take());
+        let output = runner.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.signal(), Some(13), "{args:?}: {stderr}");
+        assert!(stderr.trim().is_empty(), "{args:?}: {stderr}");
+    }
     pids.assert_none_running();
 }
