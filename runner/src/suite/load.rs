@@ -3,7 +3,7 @@
 //! A file that does not load is a suite bug. Every problem is reported with
 //! the file, the line and what to do; nothing is skipped silently.
 
-use super::yaml::{RawCase, RawFile};
+use super::yaml::{strings, RawCase, RawFile};
 use super::{
     Case, Input, SuiteFile, Syntax, CASE_KINDS, EXPR_EXTENSIONS, EXTENSIONS, KNOWN_PROFILES,
     RESERVED_KINDS,
@@ -194,7 +194,7 @@ pub fn load_file(
             id,
             path: path.to_path_buf(),
             spec,
-            summary: raw.summary,
+            summary: raw.summary.0,
             cases,
         })
     } else {
@@ -278,29 +278,29 @@ fn build_case(
     }
     let mut profiles = std::collections::BTreeMap::new();
     for (profile, expectation) in raw.profiles.into_iter().flatten() {
-        if !KNOWN_PROFILES.contains(&profile.as_str()) {
+        if !KNOWN_PROFILES.contains(&profile.0.as_str()) {
             problems.push(format!(
                 "case `{name}`: unknown profile `{profile}`; the profiles are {}",
                 KNOWN_PROFILES.join(", ")
             ));
         }
-        if !repo_root.join(&expectation.note).is_file() {
+        if !repo_root.join(&expectation.note.0).is_file() {
             problems.push(format!(
                 "case `{name}`: the note `{}` of profile `{profile}` does not exist",
                 expectation.note
             ));
         }
-        profiles.insert(profile, expectation.into());
+        profiles.insert(profile.0, expectation.into());
     }
     match input {
         Some(input) if problems.is_empty() => Ok(Case {
             id: format!("{file_id}::{name}"),
-            name,
-            description: raw.description,
-            covers: raw.covers,
+            name: name.0,
+            description: raw.description.map(|d| d.0),
+            covers: strings(raw.covers),
             input,
             expect: raw.expect,
-            implementation_defined: raw.implementation_defined,
+            implementation_defined: raw.implementation_defined.map(|d| d.0),
             profiles,
             line: 0,
         }),
@@ -384,7 +384,7 @@ fn build_input(raw: &RawCase, default_kind: Option<&str>) -> Result<Input, Strin
         raw.variables
             .iter()
             .flatten()
-            .map(|(name, v)| (name.clone(), v.0.clone()))
+            .map(|(name, v)| (name.0.clone(), v.0.clone()))
             .collect()
     };
     let syntax = || match raw.syntax.as_deref() {
@@ -421,35 +421,35 @@ fn build_input(raw: &RawCase, default_kind: Option<&str>) -> Result<Input, Strin
             spec: raw.spec.clone().expect("checked").0,
         },
         "expr" => Input::Expr {
-            expr: raw.expr.clone().expect("checked"),
+            expr: raw.expr.clone().expect("checked").0,
             variables: variables(),
             extensions: {
                 let extensions = raw.extensions.clone().unwrap_or_default();
                 if let Some(unknown) = extensions
                     .iter()
-                    .find(|e| !EXPR_EXTENSIONS.contains(&e.as_str()))
+                    .find(|e| !EXPR_EXTENSIONS.contains(&e.0.as_str()))
                 {
                     return Err(format!(
                         "unknown extension `{unknown}` for an `expr` case; the extensions are {}",
                         EXPR_EXTENSIONS.join(", ")
                     ));
                 }
-                extensions
+                strings(extensions)
             },
         },
         "typeexpr" => Input::TypeExpr {
             syntax: syntax()?,
-            expr: raw.expr.clone().expect("checked"),
+            expr: raw.expr.clone().expect("checked").0,
             constraint: raw.constraint.unwrap_or(false),
         },
         "template" => Input::Template {
-            template: raw.template.clone().expect("checked"),
+            template: raw.template.clone().expect("checked").0,
             variables: variables(),
         },
         "static" => {
             Input::Static {
                 syntax: syntax()?,
-                expr: raw.expr.clone().expect("checked"),
+                expr: raw.expr.clone().expect("checked").0,
                 analysis: {
                     let name = raw.analysis.as_deref().expect("checked");
                     Analysis::from_name(name).ok_or_else(|| {
@@ -460,20 +460,20 @@ fn build_input(raw: &RawCase, default_kind: Option<&str>) -> Result<Input, Strin
         }
         "config" => Input::Config {
             syntax: syntax()?,
-            config: raw.config.clone().expect("checked"),
+            config: raw.config.clone().expect("checked").0,
             variables: variables(),
             extensions: {
                 let extensions = raw.extensions.clone().unwrap_or_default();
                 if let Some(unknown) = extensions
                     .iter()
-                    .find(|e| !EXTENSIONS.contains(&e.as_str()))
+                    .find(|e| !EXTENSIONS.contains(&e.0.as_str()))
                 {
                     return Err(format!(
                         "unknown extension `{unknown}`; the extensions are {}",
                         EXTENSIONS.join(", ")
                     ));
                 }
-                extensions
+                strings(extensions)
             },
             schema: raw.schema.clone().map(|s| s.0),
             literal_only: {
