@@ -165,6 +165,13 @@ fn parse_options(args: Vec<String>) -> Result<Options, String> {
 fn load(dir: Option<PathBuf>) -> Result<Suite, ExitCode> {
     let dir = dir.unwrap_or_else(find_suite_dir);
     load_suite(&dir).map_err(|errors| {
+        // Not the suite folder at all: not a problem of case files.
+        if let [only] = errors.as_slice() {
+            if only.path == dir {
+                eprintln!("hcl-conformance: {only}");
+                return ExitCode::from(2);
+            }
+        }
         for error in &errors {
             eprintln!("suite bug: {error}");
         }

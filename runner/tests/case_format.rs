@@ -2,11 +2,12 @@
 //! values of every kind round-trip through it.
 
 use hcl_conformance::requirements::Requirements;
-use hcl_conformance::suite::{load_file, read_typed_value, LoadError};
+use hcl_conformance::suite::{load_file, load_suite, read_typed_value, LoadError};
 use hcl_interpreter::number::Number;
 use hcl_interpreter::types::parse_type;
 use hcl_interpreter::{Type, Value};
 use std::path::{Path, PathBuf};
+use std::process::Command;
 
 fn suite_dir() -> &'static Path {
     Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../suite"))
@@ -397,5 +398,82 @@ fn a_number_where_source_text_is_expected_says_what_to_do() {
         &text,
         7,
         "invalid type: integer `42`, expected a string: quote it, or write source text as a block scalar (`|`)",
+    );
+}
+
+/// A suite folder holding `requirements.jsonl` and one case file.
+fn scratch_suite(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "hcl-conformance-suite-{}-{name}",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("conversion")).unwrap();
+    for file in ["requirements.jsonl", "conversion/bool-and-number.yaml"] {
+        std::fs::copy(suite_dir().join(file), dir.join(file)).unwrap();
+    }
+    dir
+}
+
+#[test]
+fn symbolic_links_in_the_suite_are_refused_with_their_path() {
+    let dir = scratch_suite("links");
+    assert_eq!(load_suite(&dir).unwrap().files.len(), 1);
+    let file = dir.join("conversion/bool-and-number.yaml");
+    let linked_file = dir.join("conversion/linked.yaml");
+    let linked_folder = dir.join("linked-folder");
+    std::os::unix::fs::symlink(&file, &linked_file).unwrap();
+    std::os::unix::fs::symlink(dir.join("conversion"), &linked_folder).unwrap();
+    let Err(errors) = load_suite(&dir) else {
+        panic!("links are refused")
+    };
+    let linked: Vec<&Path> = errors.iter().map(|e| e.path.as_path()).collect();
+    assert_eq!(linked, [linked_file.as_path(), linked_folder.as_path()]);
+    for error in &errors {
+        assert!(
+            error.to_string().contains(": a symbolic link;")
+                && error
+                    .message
+                    .contains("replace the link with what it points to"),
+            "{error}"
+        );
+    }
+}
+
+#[test]
+fn a_missing_suite_folder_is_named_with_what_to_do() {
+    let dir = scratch_suite("missing");
+    let missing = dir.join("no-such-folder");
+    for (folder, what) in [
+        (&missing, "there is no folder here"),
+        (
+            &dir.join("conversion"),
+            "this folder has no requirements.jsonl",
+        ),
+    ] {
+        let Err(errors) = load_suite(folder) else {
+            panic!("no suite at {}", folder.display())
+        };
+        assert_eq!(errors.len(), 1);
+        assert_eq!(&errors[0].path, folder);
+        assert!(
+            errors[0].message.contains(what) && errors[0].message.contains("--suite DIR"),
+            "{}",
+            errors[0]
+        );
+    }
+    let output = Command::new(env!("CARGO_BIN_EXE_hcl-conformance"))
+        .args(["--suite", &missing.display().to_string(), "--list"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert_eq!(
+        stderr.trim(),
+        format!(
+            "hcl-conformance: {}: there is no folder here; give the suite folder's path with \
+             --suite DIR (or HCL_CONFORMANCE_SUITE), or run from the repository",
+            missing.display()
+        )
     );
 }

@@ -67,7 +67,27 @@ pub fn find_suite_dir() -> PathBuf {
 }
 
 /// Loads every case file under `dir`, reporting every problem found.
+///
+/// The suite is read from plain files and folders: a symbolic link below
+/// `dir` is an error, not followed, since a case's id is its file's path
+/// (a linked file would give its cases a second id, or bring in a file from
+/// outside the suite).
 pub fn load_suite(dir: &Path) -> Result<Suite, Vec<LoadError>> {
+    if !dir.join("requirements.jsonl").is_file() {
+        let what = if dir.is_dir() {
+            "this folder has no requirements.jsonl, so it is not the suite folder"
+        } else {
+            "there is no folder here"
+        };
+        return Err(vec![LoadError {
+            path: dir.to_path_buf(),
+            line: None,
+            message: format!(
+                "{what}; give the suite folder's path with --suite DIR \
+                 (or HCL_CONFORMANCE_SUITE), or run from the repository"
+            ),
+        }]);
+    }
     let requirements = Requirements::load(dir).map_err(|message| {
         vec![LoadError {
             path: dir.join("requirements.jsonl"),
@@ -77,12 +97,25 @@ pub fn load_suite(dir: &Path) -> Result<Suite, Vec<LoadError>> {
     })?;
     let mut files = Vec::new();
     let mut errors = Vec::new();
-    let mut paths: Vec<PathBuf> = walkdir::WalkDir::new(dir)
-        .into_iter()
-        .filter_map(Result::ok)
-        .filter(|e| e.file_type().is_file())
-        .map(|e| e.into_path())
-        .collect();
+    let mut paths = Vec::new();
+    for entry in walkdir::WalkDir::new(dir).sort_by_file_name() {
+        match entry {
+            Ok(entry) if entry.path_is_symlink() && entry.depth() > 0 => errors.push(LoadError {
+                path: entry.into_path(),
+                line: None,
+                message: "a symbolic link; the suite is read from plain files and folders only: \
+                          replace the link with what it points to"
+                    .into(),
+            }),
+            Ok(entry) if entry.file_type().is_file() => paths.push(entry.into_path()),
+            Ok(_) => {}
+            Err(e) => errors.push(LoadError {
+                path: e.path().unwrap_or(dir).to_path_buf(),
+                line: None,
+                message: format!("cannot read: {e}"),
+            }),
+        }
+    }
     paths.sort();
     for path in paths {
         match path.extension().and_then(|x| x.to_str()) {
