@@ -401,6 +401,25 @@ fn a_number_where_source_text_is_expected_says_what_to_do() {
     );
 }
 
+#[test]
+fn deeply_nested_yaml_is_rejected_before_it_is_parsed() {
+    // 100,000 levels of `[`: the parser alone would take minutes.
+    let depth = 100_000;
+    let flow = format!(
+        "{HEADER}cases:\n  - name: deep\n    kind: unify\n    covers: [hcl.type-unification.007]\n    types: {}{}\n    expect: {{ type: number }}\n",
+        "[".repeat(depth),
+        "]".repeat(depth)
+    );
+    expect_error("deep-flow", &flow, 7, "nests more than 128 levels deep");
+    // Block sequences nested as deep parse quickly, and are refused by the
+    // same limit.
+    let block = format!(
+        "{HEADER}cases:\n  - name: deep\n    kind: convert\n    covers: [hcl.type-unification.007]\n    value:\n      type: any\n      value:\n        {}x\n    to: number\n    expect: {{ type: number }}\n",
+        "- ".repeat(depth)
+    );
+    expect_error("deep-block", &block, 10, "nests more than 128 levels deep");
+}
+
 /// A suite folder holding `requirements.jsonl` and one case file.
 fn scratch_suite(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!(

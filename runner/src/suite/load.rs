@@ -3,7 +3,7 @@
 //! A file that does not load is a suite bug. Every problem is reported with
 //! the file, the line and what to do; nothing is skipped silently.
 
-use super::yaml::{strings, RawCase, RawFile};
+use super::yaml::{flow_nesting_exceeds, strings, RawCase, RawFile, MAX_FLOW_NESTING};
 use super::{
     Case, Input, SuiteFile, Syntax, CASE_KINDS, EXPR_EXTENSIONS, EXTENSIONS, KNOWN_PROFILES,
     RESERVED_KINDS,
@@ -166,6 +166,15 @@ pub fn load_file(
     };
     let text = std::fs::read_to_string(path)
         .map_err(|e| vec![error(None, format!("cannot read the file: {e}"))])?;
+    let too_deep = format!(
+        "the YAML nests more than {MAX_FLOW_NESTING} levels deep here; a case file needs a few \
+         levels: write deeply nested input as source text, in a block scalar (`|`)"
+    );
+    // Checked before parsing, whose time grows with the square of the
+    // depth of `[` and `{`.
+    if let Some(line) = flow_nesting_exceeds(&text, MAX_FLOW_NESTING) {
+        return Err(vec![error(Some(line), too_deep)]);
+    }
     let raw: RawFile = serde_yaml::from_str(&text).map_err(|e| {
         let line = e.location().map(|l| l.line());
         // serde_yaml appends " at line L column C"; the line is ours to show.
@@ -175,6 +184,9 @@ pub fn load_file(
             .next()
             .unwrap_or(&message)
             .to_string();
+        if message.contains("recursion limit exceeded") {
+            return vec![error(line, too_deep.clone())];
+        }
         vec![error(line, message)]
     })?;
     let id = file_id(path, suite_dir);

@@ -852,3 +852,156 @@ impl RawSpec {
         })
     }
 }
+
+/// How deep the flow collections (`[...]`, `{...}`) of a case file may
+/// nest: as deep as serde_yaml reads any document (128 levels).
+pub(crate) const MAX_FLOW_NESTING: usize = 128;
+
+/// The line where the flow collections of a YAML text first nest deeper
+/// than `limit`, if they do.
+///
+/// libyaml, under serde_yaml, takes time quadratic in how deep flow
+/// collections nest (a file 100,000 levels deep takes minutes to reject),
+/// so the loader checks the depth with this scan first. The scan follows
+/// enough of YAML to pass over what cannot open a collection (comments,
+/// quoted scalars, block scalars and plain scalars); where it cannot tell,
+/// it counts, so the depth it finds is never less than the real one for
+/// the files it cannot parse exactly (a plain scalar continued on a line
+/// that starts with `[`).
+pub(crate) fn flow_nesting_exceeds(text: &str, limit: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    let mut quote: Option<u8> = None;
+    // While in a block scalar: the column of the node that holds it; its
+    // lines are blank or indented further.
+    let mut block_scalar: Option<usize> = None;
+    for (number, line) in text.lines().enumerate() {
+        let bytes = line.as_bytes();
+        let indent = bytes.iter().take_while(|b| **b == b' ').count();
+        if let Some(holder) = block_scalar {
+            if line.trim().is_empty() || indent > holder {
+                continue;
+            }
+            block_scalar = None;
+        }
+        // Whether a node may start here, and where the node that holds
+        // what follows starts (a key, or a `-` entry).
+        let mut node_start = quote.is_none();
+        let mut holder = indent;
+        let mut token = indent;
+        let mut at = 0;
+        while at < bytes.len() {
+            let c = bytes[at];
+            let next_is_blank = bytes.get(at + 1).is_none_or(|b| *b == b' ' || *b == b'\t');
+            if let Some(q) = quote {
+                // An escape: `\x` in double quotes, `''` in single ones.
+                let escape = match q {
+                    b'"' => c == b'\\',
+                    _ => c == b'\'' && bytes.get(at + 1) == Some(&b'\''),
+                };
+                if escape {
+                    at += 1;
+                } else if c == q {
+                    quote = None;
+                }
+                at += 1;
+                continue;
+            }
+            let after_blank = at == 0 || bytes[at - 1] == b' ' || bytes[at - 1] == b'\t';
+            match c {
+                b' ' | b'\t' => {}
+                b'#' if after_blank => break,
+                b'[' | b'{' if node_start || depth > 0 => {
+                    depth += 1;
+                    if depth > limit {
+                        return Some(number + 1);
+                    }
+                    node_start = true;
+                }
+                b']' | b'}' if depth > 0 => {
+                    depth -= 1;
+                    node_start = false;
+                }
+                b',' if depth > 0 => node_start = true,
+                b'"' | b'\'' if node_start => {
+                    quote = Some(c);
+                    node_start = false;
+                }
+                b'|' | b'>' if node_start && depth == 0 => {
+                    block_scalar = Some(holder);
+                    break;
+                }
+                b'-' | b'?' if node_start && next_is_blank => {
+                    holder = at;
+                }
+                b':' if next_is_blank => {
+                    holder = token;
+                    node_start = true;
+                }
+                // A tag or an anchor comes before its node.
+                b'!' | b'&' if node_start => {
+                    while at + 1 < bytes.len() && bytes[at + 1] != b' ' {
+                        at += 1;
+                    }
+                }
+                _ => {
+                    if node_start {
+                        token = at;
+                    }
+                    node_start = false;
+                }
+            }
+            at += 1;
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::flow_nesting_exceeds;
+
+    fn depth(text: &str) -> usize {
+        (0..50)
+            .find(|limit| flow_nesting_exceeds(text, *limit).is_none())
+            .expect("less than 50 deep")
+    }
+
+    #[test]
+    fn flow_collections_count_where_a_node_starts() {
+        assert_eq!(depth("a: [[1], {b: [2]}]\n"), 3);
+        assert_eq!(depth("- - [1]\n- {a: {b: c}}\n"), 2);
+        assert_eq!(depth("a: !tag [1]\nb: &anchor {c: [d]}\n"), 2);
+        assert_eq!(depth("a: [\n  [1,\n   [2]],\n]\n"), 3);
+        assert_eq!(flow_nesting_exceeds("a: 1\nb: [[[x]]]\n", 2), Some(2));
+    }
+
+    #[test]
+    fn text_that_cannot_open_a_collection_is_passed_over() {
+        // Plain scalars, quoted scalars, comments, block scalars.
+        assert_eq!(depth("expr: a[0] + b[c[1]]\n"), 0);
+        assert_eq!(depth("a: '[[['\nb: \"[{\\\"[\"\nc: 'it''s ['\n"), 0);
+        assert_eq!(depth("a: 1 # [[[\n# {{{\n"), 0);
+        assert_eq!(depth("a: [\"]]\", '}']\n"), 1);
+        assert_eq!(
+            depth("- name: x\n  config: |\n    [[[\n    {\n\n  expr: [1]\n"),
+            1
+        );
+        assert_eq!(depth("summary: >\n  [[[\nkind: [a]\n"), 1);
+        assert_eq!(depth("a: \"multi\n  [[[ line\"\nb: [1]\n"), 1);
+        assert_eq!(depth("description: it's [not a list\nb: [1]\n"), 1);
+    }
+
+    #[test]
+    fn the_suite_nests_a_few_levels() {
+        let suite = concat!(env!("CARGO_MANIFEST_DIR"), "/../suite");
+        let mut deepest = 0;
+        for entry in walkdir::WalkDir::new(suite) {
+            let path = entry.unwrap().into_path();
+            if path.extension().is_some_and(|e| e == "yaml") {
+                let text = std::fs::read_to_string(&path).unwrap();
+                deepest = deepest.max(depth(&text));
+            }
+        }
+        assert!((2..10).contains(&deepest), "{deepest}");
+    }
+}
