@@ -39,7 +39,8 @@ const USAGE: &str = "usage:
 options:
   --impl 'CMD [ARGS]'       run against this implementation (split like a shell
                             command line) instead of the reference interpreter
-  --timeout SECONDS         per-case time limit for --impl (default 10)
+  --timeout SECONDS         per-case time limit for --impl (default 10; the
+                            hello handshake gets at least 30)
   --jobs N                  parallel workers (default: the number of CPUs)
   --profile NAME            expectations to check: spec (default) or hcl-v2.14
   --expect-failures FILE    cases that may fail: one `FILE::CASE reason` a line;
