@@ -243,7 +243,8 @@ fn main() -> ExitCode {
 ///
 /// - SIGINT (Ctrl-C) and SIGTERM stop every implementation, then end the
 ///   runner as the signal would have. (Each implementation runs in its own
-///   process group, out of reach of the terminal's Ctrl-C.)
+///   process group, out of reach of the terminal's Ctrl-C.) SIGHUP is left
+///   alone, so that `nohup` keeps working.
 /// - A closed standard output (`hcl-conformance --list | head`) stops every
 ///   implementation and ends the runner quietly, as SIGPIPE ends other
 ///   commands (status 141 in a shell), instead of a panic.
