@@ -12,11 +12,11 @@ use std::time::{Duration, Instant};
 
 fn pool(args: &[&str]) -> Arc<Pool> {
     Arc::new(
-        Pool::start(ImplementationCommand {
-            program: env!("CARGO_BIN_EXE_hcl-ref").into(),
-            args: args.iter().map(|a| a.to_string()).collect(),
-            timeout: Duration::from_secs(30),
-        })
+        Pool::start(ImplementationCommand::new(
+            env!("CARGO_BIN_EXE_hcl-ref").into(),
+            args.iter().map(|a| a.to_string()).collect(),
+            Duration::from_secs(30),
+        ))
         .expect("hcl-ref starts"),
     )
 }

@@ -11,7 +11,7 @@ use hcl_conformance::run::{
     default_report_path, failure_list, trials, FailureFile, Implementation, KnownFailures,
     RunSettings, Summary,
 };
-use hcl_conformance::subprocess::{ImplementationCommand, Pool};
+use hcl_conformance::subprocess::{self, ImplementationCommand, Pool};
 use hcl_conformance::suite::{find_suite_dir, load_suite, Suite, KNOWN_PROFILES, SPEC_PROFILE};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
@@ -39,7 +39,8 @@ const USAGE: &str = "usage:
 options:
   --impl 'CMD [ARGS]'       run against this implementation (split like a shell
                             command line) instead of the reference interpreter
-  --timeout SECONDS         per-case time limit for --impl (default 10)
+  --timeout SECONDS         per-case time limit for --impl (default 10; the
+                            hello handshake gets at least 30)
   --jobs N                  parallel workers (default: the number of CPUs)
   --profile NAME            expectations to check: spec (default) or hcl-v2.14
   --expect-failures FILE    cases that may fail: one `FILE::CASE reason` a line;
@@ -165,6 +166,13 @@ fn parse_options(args: Vec<String>) -> Result<Options, String> {
 fn load(dir: Option<PathBuf>) -> Result<Suite, ExitCode> {
     let dir = dir.unwrap_or_else(find_suite_dir);
     load_suite(&dir).map_err(|errors| {
+        // Not the suite folder at all: not a problem of case files.
+        if let [only] = errors.as_slice() {
+            if only.path == dir {
+                eprintln!("hcl-conformance: {only}");
+                return ExitCode::from(2);
+            }
+        }
         for error in &errors {
             eprintln!("suite bug: {error}");
         }
@@ -223,6 +231,59 @@ fn usage_error(message: &str) -> ExitCode {
 }
 
 fn main() -> ExitCode {
+    stop_implementations_on_every_way_out();
+    let code = run_command();
+    subprocess::stop_all();
+    code
+}
+
+/// Makes sure no implementation process outlives the runner. A normal end
+/// or an error exit drops the pools, which kills their processes, and
+/// `main` then stops any still running; this covers the other ways out:
+///
+/// - SIGINT (Ctrl-C) and SIGTERM stop every implementation, then end the
+///   runner as the signal would have. (Each implementation runs in its own
+///   process group, out of reach of the terminal's Ctrl-C.) SIGHUP is left
+///   alone, so that `nohup` keeps working.
+/// - A closed standard output (`hcl-conformance --list | head`) stops every
+///   implementation and ends the runner quietly, as SIGPIPE ends other
+///   commands (status 141 in a shell), instead of a panic.
+/// - Any other panic of the main thread stops every implementation before
+///   the panic is reported. (A panic inside one case is that case's
+///   failure, and stops nothing.)
+fn stop_implementations_on_every_way_out() {
+    use signal_hook::consts::{SIGINT, SIGPIPE, SIGTERM};
+    use signal_hook::low_level::emulate_default_handler;
+    if let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM]) {
+        std::thread::spawn(move || {
+            if let Some(signal) = signals.forever().next() {
+                subprocess::stop_all();
+                let _ = emulate_default_handler(signal);
+            }
+        });
+    }
+    let report = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let payload = info
+            .payload()
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| info.payload().downcast_ref::<&str>().copied())
+            .unwrap_or("");
+        // How std's printing and an unwrapped write to a closed pipe panic.
+        if payload.contains("Broken pipe") || payload.contains("BrokenPipe") {
+            subprocess::stop_all();
+            let _ = emulate_default_handler(SIGPIPE);
+            std::process::exit(141);
+        }
+        if std::thread::current().name() == Some("main") {
+            subprocess::stop_all();
+        }
+        report(info);
+    }));
+}
+
+fn run_command() -> ExitCode {
     let mut args: Vec<String> = std::env::args().collect();
     let program = args.remove(0);
     if args.first().map(String::as_str) == Some("coverage") {
@@ -283,18 +344,20 @@ fn main() -> ExitCode {
             "reference interpreter (in-process)".to_string(),
         ),
         Some(words) => {
-            let command = ImplementationCommand {
-                program: words[0].clone(),
-                args: words[1..].to_vec(),
-                timeout: options.timeout.unwrap_or(Duration::from_secs(10)),
-            };
+            let command = ImplementationCommand::new(
+                words[0].clone(),
+                words[1..].to_vec(),
+                options.timeout.unwrap_or(Duration::from_secs(10)),
+            );
             let pool = match Pool::start(command) {
                 Ok(pool) => Arc::new(pool),
                 Err(e) => {
                     eprintln!(
                         "hcl-conformance: the implementation `{}` did not start: {e}\n\
-                         Check the command, and that it answers the `hello` request of runner/PROTOCOL.md.",
-                        words.join(" ")
+                         Check the command, and that it answers the `hello` request of runner/PROTOCOL.md \
+                         (within --timeout or {} s, whichever is longer).",
+                        words.join(" "),
+                        subprocess::HELLO_TIMEOUT.as_secs()
                     );
                     return ExitCode::from(2);
                 }

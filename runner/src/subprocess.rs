@@ -5,23 +5,35 @@
 //! new one, and gives it back only when the exchange went cleanly. A process
 //! that crashed, hung, or answered garbage is killed, so one misbehaving case
 //! costs only itself; the next case starts a fresh process.
+//!
+//! Every process is started in a process group of its own, and killing it
+//! kills the whole group, so that what it started (a wrapper script's
+//! interpreter, a helper in the background) goes with it. The groups still
+//! running are registered, so that [`stop_all`] can end them on any way out
+//! of the runner.
 
 use crate::outcome::Outcome;
 use crate::suite::Input;
 use crate::wire;
+use nix::sys::signal::{killpg, Signal};
+use nix::unistd::Pid;
 use serde_json::{json, Value as Json};
 use std::collections::{BTreeSet, VecDeque};
 use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
-use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::os::unix::process::CommandExt;
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
 
 /// An answer longer than this is refused and its process killed.
 pub const MAX_ANSWER_BYTES: usize = 64 << 20;
 /// The least time the `hello` handshake gets, start-up included.
-const HELLO_TIMEOUT: Duration = Duration::from_secs(30);
+pub const HELLO_TIMEOUT: Duration = Duration::from_secs(30);
+/// How long a process that closed its output gets to exit by itself (at
+/// most: never longer than the case's time limit) before it is killed.
+pub const EXIT_GRACE: Duration = Duration::from_secs(1);
 /// How much of an implementation's standard error is kept, from the end.
 const STDERR_TAIL_BYTES: usize = 4096;
 
@@ -30,7 +42,23 @@ const STDERR_TAIL_BYTES: usize = 4096;
 pub struct ImplementationCommand {
     pub program: String,
     pub args: Vec<String>,
+    /// The time limit of a case.
     pub timeout: Duration,
+    /// The time limit of the `hello` handshake, start-up included.
+    pub hello_timeout: Duration,
+}
+
+impl ImplementationCommand {
+    /// A command whose handshake gets the case's time limit, or
+    /// [`HELLO_TIMEOUT`] when that is longer.
+    pub fn new(program: String, args: Vec<String>, timeout: Duration) -> ImplementationCommand {
+        ImplementationCommand {
+            program,
+            args,
+            timeout,
+            hello_timeout: timeout.max(HELLO_TIMEOUT),
+        }
+    }
 }
 
 /// What the implementation said of itself in its `hello` answer.
@@ -42,6 +70,42 @@ pub struct Capabilities {
     pub features: BTreeSet<String>,
 }
 
+/// The process groups started and not yet killed; once `stopping`, no new
+/// process starts.
+struct Running {
+    groups: BTreeSet<i32>,
+    stopping: bool,
+}
+
+static RUNNING: Mutex<Running> = Mutex::new(Running {
+    groups: BTreeSet::new(),
+    stopping: false,
+});
+
+fn running() -> MutexGuard<'static, Running> {
+    RUNNING.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Kills every implementation process still running, with everything each
+/// started, and lets no new one start: for the runner's way out on a
+/// signal, a panic or a closed standard output, where the pools are not
+/// dropped.
+pub fn stop_all() {
+    let mut running = running();
+    running.stopping = true;
+    for group in std::mem::take(&mut running.groups) {
+        kill_group(group);
+    }
+}
+
+/// Kills a process group. It is killed before its leader is reaped where
+/// the leader is still running, so the group id cannot have been reused;
+/// after a leader exited by itself the group may be empty, and then there
+/// is nothing to kill.
+fn kill_group(group: i32) {
+    let _ = killpg(Pid::from_raw(group), Signal::SIGKILL);
+}
+
 /// One line read from the implementation's standard output.
 enum Line {
     Text(Vec<u8>),
@@ -49,35 +113,64 @@ enum Line {
     Closed,
 }
 
-/// A running implementation.
+/// A running implementation: the leader of its own process group. Dropping
+/// it kills the group.
 struct Process {
     child: Child,
-    stdin: ChildStdin,
+    /// The process group: the child's id.
+    group: i32,
+    /// Requests, for the thread that writes them to its standard input (a
+    /// process that does not read must not block the runner).
+    requests: Sender<Vec<u8>>,
     lines: Receiver<Line>,
     stderr: Arc<Mutex<VecDeque<u8>>>,
     /// Set when standard error has been read to its end.
-    stderr_done: Arc<std::sync::atomic::AtomicBool>,
+    stderr_done: Arc<AtomicBool>,
     /// How many requests it has answered.
     answered: u64,
+    /// Set once the group is killed and the child reaped.
+    stopped: bool,
 }
 
 impl Process {
     fn start(command: &ImplementationCommand) -> Result<Process, String> {
+        // Started and registered under the lock, so that `stop_all` sees
+        // every process that starts before it, and none starts after.
+        let mut running = running();
+        if running.stopping {
+            return Err("the runner is stopping".into());
+        }
         let mut child = Command::new(&command.program)
             .args(&command.args)
+            .process_group(0)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
             .map_err(|e| format!("cannot start `{}`: {e}", command.program))?;
-        let stdin = child.stdin.take().ok_or("no standard input")?;
+        let group = child.id() as i32;
+        running.groups.insert(group);
+        drop(running);
+        let mut stdin = child.stdin.take().ok_or("no standard input")?;
         let stdout = child.stdout.take().ok_or("no standard output")?;
         let stderr = child.stderr.take().ok_or("no standard error")?;
+        let (requests, to_write) = mpsc::channel::<Vec<u8>>();
+        std::thread::spawn(move || {
+            for request in to_write {
+                if stdin
+                    .write_all(&request)
+                    .and_then(|()| stdin.flush())
+                    .is_err()
+                {
+                    return;
+                }
+            }
+        });
         let (sender, lines) = mpsc::channel();
         std::thread::spawn(move || read_lines(stdout, sender));
         let tail = Arc::new(Mutex::new(VecDeque::new()));
         let tail_writer = Arc::clone(&tail);
-        let stderr_done = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let stderr_done = Arc::new(AtomicBool::new(false));
         let done_writer = Arc::clone(&stderr_done);
         std::thread::spawn(move || {
             keep_tail(stderr, tail_writer);
@@ -85,11 +178,13 @@ impl Process {
         });
         Ok(Process {
             child,
-            stdin,
+            group,
+            requests,
             lines,
             stderr: tail,
             stderr_done,
             answered: 0,
+            stopped: false,
         })
     }
 
@@ -97,9 +192,31 @@ impl Process {
         !matches!(self.child.try_wait(), Ok(None))
     }
 
-    fn kill(mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+    /// Gives a process that closed its output up to `grace` to exit, then
+    /// kills its group; its exit status if it exited by itself.
+    fn finish(&mut self, grace: Duration) -> Option<ExitStatus> {
+        let deadline = Instant::now() + grace;
+        let exited = loop {
+            if self.has_exited() {
+                break true;
+            }
+            if Instant::now() >= deadline {
+                break false;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        };
+        let status = self.stop();
+        status.filter(|_| exited)
+    }
+
+    /// Kills the process group and reaps the child; once.
+    fn stop(&mut self) -> Option<ExitStatus> {
+        if !self.stopped {
+            self.stopped = true;
+            kill_group(self.group);
+            running().groups.remove(&self.group);
+        }
+        self.child.wait().ok()
     }
 
     /// The end of standard error; after an exit, once the reader has drained
@@ -127,12 +244,8 @@ impl Process {
     fn exchange(&mut self, request: &Json, timeout: Duration) -> Exchange {
         let mut line = request.to_string();
         line.push('\n');
-        if self
-            .stdin
-            .write_all(line.as_bytes())
-            .and_then(|()| self.stdin.flush())
-            .is_err()
-        {
+        if self.requests.send(line.into_bytes()).is_err() {
+            // The writer stopped: the process closed its input.
             return Exchange::Closed;
         }
         match self.lines.recv_timeout(timeout) {
@@ -144,6 +257,12 @@ impl Process {
             Ok(Line::Closed) | Err(RecvTimeoutError::Disconnected) => Exchange::Closed,
             Err(RecvTimeoutError::Timeout) => Exchange::TimedOut,
         }
+    }
+}
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        self.stop();
     }
 }
 
@@ -230,24 +349,29 @@ pub struct Pool {
 impl Pool {
     /// Starts the implementation and asks for its capabilities.
     pub fn start(command: ImplementationCommand) -> Result<Pool, String> {
+        // On every error the process is dropped, which kills its group.
         let mut process = Process::start(&command)?;
         let hello = json!({ "id": "0", "kind": "hello", "protocol": wire::PROTOCOL_VERSION });
-        // Starting up may take longer than a case: the handshake gets at
-        // least HELLO_TIMEOUT.
-        let hello_timeout = command.timeout.max(HELLO_TIMEOUT);
-        let answer = match process.exchange(&hello, hello_timeout) {
+        let answer = match process.exchange(&hello, command.hello_timeout) {
             Exchange::Answer(bytes) => bytes,
             Exchange::TooLong => return Err("its answer to `hello` is too long".into()),
             Exchange::Closed => {
-                let _ = process.child.wait();
+                let how = match process.finish(command.hello_timeout.min(EXIT_GRACE)) {
+                    Some(status) => format!("it exited ({status}) without answering `hello`"),
+                    None => {
+                        "it closed its output without answering `hello`, and was killed".to_string()
+                    }
+                };
                 let tail = process.stderr_tail(true);
-                return Err(format!("it exited without answering `hello`{tail}"));
+                return Err(format!("{how}{tail}"));
             }
             Exchange::TimedOut => {
+                let tail = process.stderr_tail(false);
                 return Err(format!(
-                    "it did not answer `hello` within {:?}",
-                    command.timeout
-                ))
+                    "it did not answer `hello` within {:?}, the handshake's time limit, \
+                     and was killed{tail}",
+                    command.hello_timeout
+                ));
             }
         };
         let answer: Json = serde_json::from_slice(&answer)
@@ -272,7 +396,7 @@ impl Pool {
         match idle {
             Some(mut process) => {
                 if process.has_exited() {
-                    process.kill();
+                    drop(process);
                     Process::start(&self.command)
                 } else {
                     Ok(process)
@@ -313,27 +437,26 @@ impl Pool {
                         }
                         Err(why) => {
                             let why = format!("{why}{}", process.stderr_tail(false));
-                            process.kill();
                             return Outcome::Broken(why);
                         }
                     }
                 }
                 Exchange::TooLong => {
-                    process.kill();
                     return Outcome::Broken(format!(
                         "an answer longer than {MAX_ANSWER_BYTES} bytes"
                     ));
                 }
                 Exchange::TimedOut => {
                     let tail = process.stderr_tail(false);
-                    process.kill();
                     return Outcome::TimedOut(format!(
                         "no answer within {:?}; the process was killed{tail}",
                         self.command.timeout
                     ));
                 }
                 Exchange::Closed => {
-                    let status = process.child.wait().ok();
+                    // It can answer no more: it gets a moment to exit, then
+                    // its group is killed.
+                    let status = process.finish(self.command.timeout.min(EXIT_GRACE));
                     let tail = process.stderr_tail(true);
                     let exited_cleanly = status.is_some_and(|s| s.success());
                     if answered_before > 0 && exited_cleanly {
@@ -341,24 +464,13 @@ impl Pool {
                     }
                     let how = match status {
                         Some(status) => format!("it exited ({status}) without answering"),
-                        None => "it closed its output without answering".to_string(),
+                        None => {
+                            "it closed its output without answering, and was killed".to_string()
+                        }
                     };
                     return Outcome::Crashed(format!("{how}{tail}"));
                 }
             }
-        }
-    }
-}
-
-impl Drop for Pool {
-    fn drop(&mut self) {
-        for process in self
-            .idle
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .drain(..)
-        {
-            process.kill();
         }
     }
 }

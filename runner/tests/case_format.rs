@@ -2,11 +2,12 @@
 //! values of every kind round-trip through it.
 
 use hcl_conformance::requirements::Requirements;
-use hcl_conformance::suite::{load_file, read_typed_value, LoadError};
+use hcl_conformance::suite::{load_file, load_suite, read_typed_value, LoadError};
 use hcl_interpreter::number::Number;
 use hcl_interpreter::types::parse_type;
 use hcl_interpreter::{Type, Value};
 use std::path::{Path, PathBuf};
+use std::process::Command;
 
 fn suite_dir() -> &'static Path {
     Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../suite"))
@@ -230,4 +231,268 @@ fn typeexpr_fields_belong_to_their_kinds() {
     let errors = result.expect_err("an unknown field");
     assert!(errors[0].message.contains("constrain"), "{}", errors[0]);
     assert!(errors[0].line.is_some(), "{}", errors[0]);
+}
+
+/// A `config` case with each of its text fields written as text.
+const CONFIG_TEXTS: &str = "spec: spec.md#type-unification
+summary: a test file
+cases:
+  - name: texts
+    description: every text field
+    kind: config
+    covers: [json.attributes.001]
+    syntax: json
+    config: '{\"a\": 1}'
+    variables: { v: { type: number, value: 1 } }
+    schema: { attributes: [a, { name: c }], blocks: [{ type: b, labels: [l] }] }
+    expect: { body: { attributes: { a: { type: number, value: 1 } }, blocks: [{ type: b, labels: [x] }] } }
+";
+
+/// A `unify` case with a reason, a profile and its note.
+const PROFILE_TEXTS: &str = "spec: spec.md#type-unification
+summary: a test file
+cases:
+  - name: open
+    kind: unify
+    covers: [hcl.type-unification.007]
+    types: [number, string]
+    implementation-defined: why
+    expect: { one-of: [{ type: string }, { error: unification, range: '1:1-1:2' }] }
+    profiles: { hcl-v2.14: { expect: { error: unification }, note: spec-notes/gaps/unify-number-bool.md } }
+";
+
+/// `static` cases with the names their expectations list.
+const STATIC_TEXTS: &str = "spec: [json-spec.md#static-analysis]
+summary: a test file
+kind: static
+cases:
+  - name: call
+    covers: [json.static-call.001]
+    syntax: json
+    expr: '\"f(1)\"'
+    analysis: call
+    expect: { call: { name: f, arguments: ['1'] } }
+  - name: list
+    covers: [json.static-list.001]
+    expr: '[a]'
+    analysis: list
+    expect: { list: [a] }
+  - name: map
+    covers: [json.static-list.001]
+    expr: '{a = b}'
+    analysis: map
+    expect: { map: [{ key: a, value: b }] }
+  - name: traversal
+    covers: [json.static-list.001]
+    expr: 'a.b'
+    analysis: traversal
+    expect: { traversal: [a, b] }
+";
+
+#[test]
+fn text_fields_must_be_yaml_strings() {
+    for (name, base) in [
+        ("config", CONFIG_TEXTS),
+        ("profile", PROFILE_TEXTS),
+        ("static", STATIC_TEXTS),
+    ] {
+        assert!(load_text(name, base).1.is_ok(), "{name} must load");
+    }
+    // Each writes one text field as a number, a bool or null: the file must
+    // not load, and the error must point at the field's line.
+    let variants: &[(&str, &str, &str, usize)] = &[
+        (CONFIG_TEXTS, "summary: a test file", "summary: 5", 2),
+        (CONFIG_TEXTS, "name: texts", "name: 7", 4),
+        (
+            CONFIG_TEXTS,
+            "description: every text field",
+            "description: 1.5",
+            5,
+        ),
+        (CONFIG_TEXTS, "kind: config", "kind: true", 6),
+        (
+            CONFIG_TEXTS,
+            "covers: [json.attributes.001]",
+            "covers: [12]",
+            7,
+        ),
+        (CONFIG_TEXTS, "syntax: json", "syntax: 1", 8),
+        (CONFIG_TEXTS, "config: '{\"a\": 1}'", "config: 42", 9),
+        (CONFIG_TEXTS, "config: '{\"a\": 1}'", "config: 0x10", 9),
+        (CONFIG_TEXTS, "{ v: {", "{ 1: {", 10),
+        (CONFIG_TEXTS, "attributes: [a,", "attributes: [1,", 11),
+        (CONFIG_TEXTS, "{ name: c }", "{ name: false }", 11),
+        (
+            CONFIG_TEXTS,
+            "{ type: b, labels: [l] }",
+            "{ type: 3, labels: [l] }",
+            11,
+        ),
+        (CONFIG_TEXTS, "labels: [l]", "labels: [null]", 11),
+        (CONFIG_TEXTS, "attributes: { a: {", "attributes: { 8: {", 12),
+        (CONFIG_TEXTS, "labels: [x]", "labels: [9]", 12),
+        (
+            PROFILE_TEXTS,
+            "implementation-defined: why",
+            "implementation-defined: 0",
+            8,
+        ),
+        (PROFILE_TEXTS, "range: '1:1-1:2'", "range: 1", 9),
+        (
+            PROFILE_TEXTS,
+            "{ error: unification }, note",
+            "{ error: 1 }, note",
+            10,
+        ),
+        (PROFILE_TEXTS, "{ hcl-v2.14: {", "{ 214: {", 10),
+        (
+            PROFILE_TEXTS,
+            "note: spec-notes/gaps/unify-number-bool.md",
+            "note: 1",
+            10,
+        ),
+        (
+            STATIC_TEXTS,
+            "spec: [json-spec.md#static-analysis]",
+            "spec: [1]",
+            1,
+        ),
+        (STATIC_TEXTS, "kind: static", "kind: 1", 3),
+        (STATIC_TEXTS, "expr: '\"f(1)\"'", "expr: 1", 8),
+        (STATIC_TEXTS, "analysis: call", "analysis: 1", 9),
+        (STATIC_TEXTS, "{ name: f,", "{ name: 1,", 10),
+        (STATIC_TEXTS, "arguments: ['1']", "arguments: [1]", 10),
+        (STATIC_TEXTS, "list: [a]", "list: [1]", 15),
+        (
+            STATIC_TEXTS,
+            "{ key: a, value: b }",
+            "{ key: a, value: 2 }",
+            20,
+        ),
+        (
+            STATIC_TEXTS,
+            "traversal: [a, b]",
+            "traversal: [a, true]",
+            25,
+        ),
+    ];
+    for (i, (base, from, to, line)) in variants.iter().enumerate() {
+        assert!(base.contains(from), "{from}");
+        let text = base.replacen(from, to, 1);
+        let (path, result) = load_text(&format!("text-{i}"), &text);
+        let errors = result.expect_err(&format!("`{to}` must not load"));
+        let error = &errors[0];
+        assert_eq!(error.path, path);
+        assert_eq!(error.line, Some(*line), "`{to}`: {error}");
+        assert!(error.message.contains("invalid type"), "`{to}`: {error}");
+    }
+}
+
+#[test]
+fn a_number_where_source_text_is_expected_says_what_to_do() {
+    let text = format!(
+        "{HEADER}cases:\n  - name: number\n    kind: expr\n    covers: [hcl.type-unification.007]\n    expr: 42\n    expect: {{ type: number, value: 42 }}\n"
+    );
+    expect_error(
+        "expr-number",
+        &text,
+        7,
+        "invalid type: integer `42`, expected a string: quote it, or write source text as a block scalar (`|`)",
+    );
+}
+
+#[test]
+fn deeply_nested_yaml_is_rejected_before_it_is_parsed() {
+    // 100,000 levels of `[`: the parser alone would take minutes.
+    let depth = 100_000;
+    let flow = format!(
+        "{HEADER}cases:\n  - name: deep\n    kind: unify\n    covers: [hcl.type-unification.007]\n    types: {}{}\n    expect: {{ type: number }}\n",
+        "[".repeat(depth),
+        "]".repeat(depth)
+    );
+    expect_error("deep-flow", &flow, 7, "nests more than 128 levels deep");
+    // Block sequences nested as deep parse quickly, and are refused by the
+    // same limit.
+    let block = format!(
+        "{HEADER}cases:\n  - name: deep\n    kind: convert\n    covers: [hcl.type-unification.007]\n    value:\n      type: any\n      value:\n        {}x\n    to: number\n    expect: {{ type: number }}\n",
+        "- ".repeat(depth)
+    );
+    expect_error("deep-block", &block, 10, "nests more than 128 levels deep");
+}
+
+/// A suite folder holding `requirements.jsonl` and one case file.
+fn scratch_suite(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "hcl-conformance-suite-{}-{name}",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("conversion")).unwrap();
+    for file in ["requirements.jsonl", "conversion/bool-and-number.yaml"] {
+        std::fs::copy(suite_dir().join(file), dir.join(file)).unwrap();
+    }
+    dir
+}
+
+#[test]
+fn symbolic_links_in_the_suite_are_refused_with_their_path() {
+    let dir = scratch_suite("links");
+    assert_eq!(load_suite(&dir).unwrap().files.len(), 1);
+    let file = dir.join("conversion/bool-and-number.yaml");
+    let linked_file = dir.join("conversion/linked.yaml");
+    let linked_folder = dir.join("linked-folder");
+    std::os::unix::fs::symlink(&file, &linked_file).unwrap();
+    std::os::unix::fs::symlink(dir.join("conversion"), &linked_folder).unwrap();
+    let Err(errors) = load_suite(&dir) else {
+        panic!("links are refused")
+    };
+    let linked: Vec<&Path> = errors.iter().map(|e| e.path.as_path()).collect();
+    assert_eq!(linked, [linked_file.as_path(), linked_folder.as_path()]);
+    for error in &errors {
+        assert!(
+            error.to_string().contains(": a symbolic link;")
+                && error
+                    .message
+                    .contains("replace the link with what it points to"),
+            "{error}"
+        );
+    }
+}
+
+#[test]
+fn a_missing_suite_folder_is_named_with_what_to_do() {
+    let dir = scratch_suite("missing");
+    let missing = dir.join("no-such-folder");
+    for (folder, what) in [
+        (&missing, "there is no folder here"),
+        (
+            &dir.join("conversion"),
+            "this folder has no requirements.jsonl",
+        ),
+    ] {
+        let Err(errors) = load_suite(folder) else {
+            panic!("no suite at {}", folder.display())
+        };
+        assert_eq!(errors.len(), 1);
+        assert_eq!(&errors[0].path, folder);
+        assert!(
+            errors[0].message.contains(what) && errors[0].message.contains("--suite DIR"),
+            "{}",
+            errors[0]
+        );
+    }
+    let output = Command::new(env!("CARGO_BIN_EXE_hcl-conformance"))
+        .args(["--suite", &missing.display().to_string(), "--list"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert_eq!(
+        stderr.trim(),
+        format!(
+            "hcl-conformance: {}: there is no folder here; give the suite folder's path with \
+             --suite DIR (or HCL_CONFORMANCE_SUITE), or run from the repository",
+            missing.display()
+        )
+    );
 }

@@ -20,17 +20,17 @@ const ALL_KINDS: &str = "convert,unify,identical,matches,operation,expr,template
 
 /// Runs one case against the fake with these features, kinds and mode.
 fn verdict(features: &str, kinds: &str, mode: &str, case: &Case) -> Verdict {
-    let pool = Pool::start(ImplementationCommand {
-        program: "python3".into(),
-        args: vec![
+    let pool = Pool::start(ImplementationCommand::new(
+        "python3".into(),
+        vec![
             WEAK.into(),
             env!("CARGO_BIN_EXE_hcl-ref").into(),
             features.into(),
             kinds.into(),
             mode.into(),
         ],
-        timeout: Duration::from_secs(20),
-    })
+        Duration::from_secs(20),
+    ))
     .expect("the fake answers hello");
     let capabilities = pool.capabilities().clone();
     let pool = Arc::new(pool);

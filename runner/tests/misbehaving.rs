@@ -5,17 +5,19 @@ use hcl_conformance::outcome::Outcome;
 use hcl_conformance::subprocess::{ImplementationCommand, Pool};
 use hcl_conformance::suite::Input;
 use hcl_interpreter::Type;
-use std::process::Command;
-use std::time::Duration;
+use std::os::unix::process::ExitStatusExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitStatus, Stdio};
+use std::time::{Duration, Instant};
 
 const FAKE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fakes/misbehave.py");
 
 fn pool(mode: &str, timeout: Duration) -> Pool {
-    Pool::start(ImplementationCommand {
-        program: "python3".into(),
-        args: vec![FAKE.into(), mode.into()],
+    Pool::start(ImplementationCommand::new(
+        "python3".into(),
+        vec![FAKE.into(), mode.into()],
         timeout,
-    })
+    ))
     .expect("the fake answers hello")
 }
 
@@ -117,11 +119,11 @@ fn exiting_without_an_answer_is_a_crash() {
 
 #[test]
 fn a_one_shot_implementation_is_started_again_for_each_case() {
-    let pool = Pool::start(ImplementationCommand {
-        program: env!("CARGO_BIN_EXE_hcl-ref").into(),
-        args: vec!["--one-shot".into()],
-        timeout: Duration::from_secs(10),
-    })
+    let pool = Pool::start(ImplementationCommand::new(
+        env!("CARGO_BIN_EXE_hcl-ref").into(),
+        vec!["--one-shot".into()],
+        Duration::from_secs(10),
+    ))
     .unwrap();
     for _ in 0..5 {
         assert_eq!(pool.run(&unify()), Outcome::Type(Type::String));
@@ -279,4 +281,362 @@ fn known_failure_lists_only_shrink() {
         !ok && text.contains("bad.txt:1: `no/such::case` is not a case of the suite"),
         "{text}"
     );
+}
+
+// The runner never hangs and leaves nothing running, whatever the
+// implementation does. The fakes record the ids of their processes, and of
+// a helper each starts in the background, in a file given after the mode;
+// every one must be gone once the runner is.
+
+/// The fakes' record of their process ids. Dropping it kills whatever is
+/// still running, so that a failing test leaves nothing behind either.
+struct Pids(PathBuf);
+
+impl Pids {
+    fn new(name: &str) -> Pids {
+        let path = std::env::temp_dir().join(format!(
+            "hcl-conformance-pids-{}-{name}",
+            std::process::id()
+        ));
+        let _ = std::fs::remove_file(&path);
+        Pids(path)
+    }
+
+    /// The command of a fake that records into this file.
+    fn fake(&self, mode: &str) -> String {
+        format!("python3 {FAKE} {mode} {}", self.0.display())
+    }
+
+    fn recorded(&self) -> Vec<i32> {
+        std::fs::read_to_string(&self.0)
+            .unwrap_or_default()
+            .lines()
+            .filter_map(|l| l.trim().parse().ok())
+            .collect()
+    }
+
+    /// Every recorded process has ended. (A killed process may stay a
+    /// zombie until whoever inherited it reaps it: it no longer runs. The
+    /// kill itself takes effect asynchronously, hence the short wait.)
+    fn assert_none_running(&self) {
+        let pids = self.recorded();
+        assert!(
+            pids.len() >= 2,
+            "the fakes recorded no process and helper: {pids:?}"
+        );
+        for pid in pids {
+            let deadline = Instant::now() + Duration::from_secs(5);
+            while is_running(pid) && Instant::now() < deadline {
+                std::thread::sleep(Duration::from_millis(10));
+            }
+            assert!(!is_running(pid), "process {pid} is still running");
+        }
+    }
+}
+
+impl Drop for Pids {
+    fn drop(&mut self) {
+        for pid in self.recorded() {
+            if is_running(pid) {
+                let _ = Command::new("kill").args(["-9", &pid.to_string()]).status();
+            }
+        }
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
+/// Whether the process exists and is not a zombie.
+fn is_running(pid: i32) -> bool {
+    let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+        return false;
+    };
+    // `PID (COMMAND) STATE ...`; the command may hold parentheses.
+    let state = stat.rsplit_once(')').map(|(_, rest)| rest.trim_start());
+    !matches!(state.and_then(|s| s.chars().next()), Some('Z' | 'X') | None)
+}
+
+/// Runs the runner binary with the fakes recording into `pids`; a runner
+/// still running after two minutes hangs, and fails the test.
+fn run_watched(args: &[&str], pids: &Pids) -> (ExitStatus, String) {
+    let output = |ext: &str| pids.0.with_extension(ext);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hcl-conformance"))
+        .args(args)
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+        .stdin(Stdio::null())
+        .stdout(std::fs::File::create(output("out")).unwrap())
+        .stderr(std::fs::File::create(output("err")).unwrap())
+        .spawn()
+        .unwrap();
+    let status = wait_at_most(&mut child, Duration::from_secs(120));
+    let text = std::fs::read_to_string(output("out")).unwrap_or_default()
+        + &std::fs::read_to_string(output("err")).unwrap_or_default();
+    let _ = std::fs::remove_file(output("out"));
+    let _ = std::fs::remove_file(output("err"));
+    match status {
+        Some(status) => (status, text),
+        None => panic!("the runner hangs: still running after two minutes\n{text}"),
+    }
+}
+
+/// Waits for the child to exit; kills it after `limit`.
+fn wait_at_most(child: &mut std::process::Child, limit: Duration) -> Option<ExitStatus> {
+    let deadline = Instant::now() + limit;
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return Some(status);
+        }
+        if Instant::now() >= deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            return None;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// The ten cases of `unification/tuples` against a fake, with a time limit
+/// of `timeout` seconds: every one gets a verdict, and the verdicts are
+/// `(passed, failed, crash, timeout, unsupported)`.
+fn run_tuples(impl_command: &str, timeout: &str, pids: &Pids) -> ([usize; 5], String) {
+    let (status, text) = run_watched(
+        &[
+            "--impl",
+            impl_command,
+            "--timeout",
+            timeout,
+            "--jobs",
+            "2",
+            "unification/tuples",
+        ],
+        pids,
+    );
+    assert_eq!(status.code(), Some(101), "{text}");
+    // The seven verdicts, then the cases that differ by profile.
+    let counts = total_line(&text);
+    assert_eq!(counts[..7].iter().sum::<usize>(), 10, "{text}");
+    (
+        [counts[0], counts[1], counts[2], counts[3], counts[4]],
+        text,
+    )
+}
+
+#[test]
+fn an_implementation_that_closes_its_output_before_hello_is_reported_and_stopped() {
+    let pids = Pids::new("close-before-hello");
+    let (status, text) = run_watched(
+        &[
+            "--impl",
+            &pids.fake("close-before-hello"),
+            "unification/tuples",
+        ],
+        &pids,
+    );
+    assert_eq!(status.code(), Some(2), "{text}");
+    assert!(
+        text.contains("it closed its output without answering `hello`, and was killed"),
+        "{text}"
+    );
+    pids.assert_none_running();
+}
+
+#[test]
+fn an_implementation_that_closes_its_output_after_hello_crashes_each_case() {
+    let pids = Pids::new("close-after-hello");
+    let (counts, text) = run_tuples(&pids.fake("close-after-hello"), "10", &pids);
+    assert_eq!(counts, [0, 0, 10, 0, 0], "{text}");
+    assert!(
+        text.contains("it closed its output without answering, and was killed"),
+        "{text}"
+    );
+    pids.assert_none_running();
+}
+
+#[test]
+fn an_implementation_that_stops_reading_its_input_times_out_on_each_case() {
+    let pids = Pids::new("deaf");
+    let (counts, text) = run_tuples(&pids.fake("deaf"), "0.5", &pids);
+    assert_eq!(counts, [0, 0, 0, 10, 0], "{text}");
+    pids.assert_none_running();
+}
+
+#[test]
+fn a_request_the_implementation_does_not_read_does_not_block_the_runner() {
+    // A request larger than a pipe holds: writing it blocks until the
+    // process reads, which it never does.
+    let pids = Pids::new("deaf-large");
+    let mut command = ImplementationCommand::new(
+        "python3".into(),
+        vec![FAKE.into(), "deaf".into(), pids.0.display().to_string()],
+        Duration::from_millis(500),
+    );
+    command.hello_timeout = Duration::from_secs(60);
+    let pool = Pool::start(command).expect("the fake answers hello");
+    let (sender, receiver) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let large = Input::Expr {
+            expr: "1 + ".repeat(1 << 20) + "1",
+            variables: Default::default(),
+            extensions: Vec::new(),
+        };
+        let _ = sender.send(pool.run(&large));
+    });
+    let outcome = receiver
+        .recv_timeout(Duration::from_secs(120))
+        .expect("the runner blocks writing a request the implementation does not read");
+    assert!(matches!(outcome, Outcome::TimedOut(_)), "{outcome:?}");
+    pids.assert_none_running();
+}
+
+#[test]
+fn an_implementation_hanging_in_a_grandchild_is_stopped_whole() {
+    // The shell is the runner's child; the Python process that hangs is the
+    // shell's.
+    let pids = Pids::new("grandchild");
+    let (counts, text) = run_tuples(
+        &format!("sh -c '{}; true'", pids.fake("hang")),
+        "0.5",
+        &pids,
+    );
+    assert_eq!(counts, [0, 0, 0, 10, 0], "{text}");
+    pids.assert_none_running();
+}
+
+#[test]
+fn an_implementation_that_exits_mid_run_leaves_nothing_running() {
+    // Each process answers one case and exits on the next, leaving its
+    // helper behind.
+    let pids = Pids::new("exit-mid-run");
+    let (counts, text) = run_tuples(&pids.fake("crash-every-other"), "10", &pids);
+    assert!(counts[2] >= 1 && counts[4] >= 1, "{counts:?}\n{text}");
+    pids.assert_none_running();
+}
+
+#[test]
+fn a_hello_time_out_names_its_limit_and_stops_the_implementation() {
+    let pids = Pids::new("mute");
+    let mut command = ImplementationCommand::new(
+        "python3".into(),
+        vec![FAKE.into(), "mute".into(), pids.0.display().to_string()],
+        Duration::from_secs(10),
+    );
+    command.hello_timeout = Duration::from_secs(2);
+    let Err(why) = Pool::start(command) else {
+        panic!("a mute implementation started")
+    };
+    assert!(
+        why.contains("did not answer `hello` within 2s") && why.contains("killed"),
+        "{why}"
+    );
+    pids.assert_none_running();
+}
+
+#[test]
+fn the_matrix_leaves_no_implementation_running() {
+    let pids = Pids::new("matrix");
+    let dir = std::env::temp_dir().join(format!(
+        "hcl-conformance-matrix-procs-{}",
+        std::process::id()
+    ));
+    let suite = dir.join("suite");
+    std::fs::create_dir_all(suite.join("conversion")).unwrap();
+    let real = concat!(env!("CARGO_MANIFEST_DIR"), "/../suite");
+    for file in ["requirements.jsonl", "conversion/bool-and-number.yaml"] {
+        std::fs::copy(Path::new(real).join(file), suite.join(file)).unwrap();
+    }
+    let config = dir.join("matrix.conf");
+    std::fs::write(
+        &config,
+        format!(
+            "[deaf]\ncommand = {}\ntimeout = 0.5\n\n\
+             [exits]\ncommand = {}\n\n\
+             [grandchild]\ncommand = sh -c '{}; true'\ntimeout = 0.5\n",
+            pids.fake("deaf"),
+            pids.fake("crash-every-other"),
+            pids.fake("hang")
+        ),
+    )
+    .unwrap();
+    let (status, text) = run_watched(
+        &[
+            "matrix",
+            "--config",
+            &config.display().to_string(),
+            "--suite",
+            &suite.display().to_string(),
+            "--out",
+            &dir.join("out").display().to_string(),
+        ],
+        &pids,
+    );
+    // Failures no list names fail the matrix.
+    assert_eq!(status.code(), Some(1), "{text}");
+    assert!(
+        text.contains("| **total** | **10** | **10 / 0 / 0** | **0 / 10 / 0** |"),
+        "{text}"
+    );
+    pids.assert_none_running();
+}
+
+#[test]
+fn a_terminated_runner_stops_its_implementations() {
+    for signal in ["TERM", "INT"] {
+        let pids = Pids::new(&format!("signal-{signal}"));
+        let mut runner = Command::new(env!("CARGO_BIN_EXE_hcl-conformance"))
+            .args([
+                "--impl",
+                &pids.fake("hang"),
+                "--timeout",
+                "600",
+                "unification/tuples",
+            ])
+            .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        // Once a case hangs (the process of `hello` and its helper, and one
+        // more process with its helper), the runner is told to stop.
+        let deadline = Instant::now() + Duration::from_secs(60);
+        while pids.recorded().len() < 4 && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        assert!(pids.recorded().len() >= 4, "{:?}", pids.recorded());
+        Command::new("kill")
+            .args([&format!("-{signal}"), &runner.id().to_string()])
+            .status()
+            .unwrap();
+        let status = wait_at_most(&mut runner, Duration::from_secs(60))
+            .unwrap_or_else(|| panic!("the runner did not stop on SIG{signal}"));
+        let number = if signal == "TERM" { 15 } else { 2 };
+        assert_eq!(status.signal(), Some(number), "{status:?}");
+        pids.assert_none_running();
+    }
+}
+
+#[test]
+fn a_closed_standard_output_ends_the_runner_quietly() {
+    let pids = Pids::new("closed-stdout");
+    for args in [
+        vec!["--list".to_string()],
+        vec![
+            "--impl".to_string(),
+            pids.fake("unsupported"),
+            "unification/tuples".to_string(),
+        ],
+    ] {
+        let mut runner = Command::new(env!("CARGO_BIN_EXE_hcl-conformance"))
+            .args(&args)
+            .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Nobody reads standard output: the runner's first write fails.
+        drop(runner.stdout.take());
+        let output = runner.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.signal(), Some(13), "{args:?}: {stderr}");
+        assert!(stderr.trim().is_empty(), "{args:?}: {stderr}");
+    }
+    pids.assert_none_running();
 }

@@ -221,11 +221,11 @@ pub fn start_entry(suite: &Suite, entry: &Entry) -> Result<Started, String> {
             )
         })?,
     };
-    let pool = Pool::start(ImplementationCommand {
-        program: entry.command[0].clone(),
-        args: entry.command[1..].to_vec(),
-        timeout: entry.timeout,
-    })
+    let pool = Pool::start(ImplementationCommand::new(
+        entry.command[0].clone(),
+        entry.command[1..].to_vec(),
+        entry.timeout,
+    ))
     .map_err(|e| {
         format!(
             "{}: the implementation [{}] (`{}`) did not start: {e}\n\

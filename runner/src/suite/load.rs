@@ -3,7 +3,7 @@
 //! A file that does not load is a suite bug. Every problem is reported with
 //! the file, the line and what to do; nothing is skipped silently.
 
-use super::yaml::{RawCase, RawFile};
+use super::yaml::{flow_nesting_exceeds, strings, RawCase, RawFile, MAX_FLOW_NESTING};
 use super::{
     Case, Input, SuiteFile, Syntax, CASE_KINDS, EXPR_EXTENSIONS, EXTENSIONS, KNOWN_PROFILES,
     RESERVED_KINDS,
@@ -67,7 +67,27 @@ pub fn find_suite_dir() -> PathBuf {
 }
 
 /// Loads every case file under `dir`, reporting every problem found.
+///
+/// The suite is read from plain files and folders: a symbolic link below
+/// `dir` is an error, not followed, since a case's id is its file's path
+/// (a linked file would give its cases a second id, or bring in a file from
+/// outside the suite).
 pub fn load_suite(dir: &Path) -> Result<Suite, Vec<LoadError>> {
+    if !dir.join("requirements.jsonl").is_file() {
+        let what = if dir.is_dir() {
+            "this folder has no requirements.jsonl, so it is not the suite folder"
+        } else {
+            "there is no folder here"
+        };
+        return Err(vec![LoadError {
+            path: dir.to_path_buf(),
+            line: None,
+            message: format!(
+                "{what}; give the suite folder's path with --suite DIR \
+                 (or HCL_CONFORMANCE_SUITE), or run from the repository"
+            ),
+        }]);
+    }
     let requirements = Requirements::load(dir).map_err(|message| {
         vec![LoadError {
             path: dir.join("requirements.jsonl"),
@@ -77,12 +97,25 @@ pub fn load_suite(dir: &Path) -> Result<Suite, Vec<LoadError>> {
     })?;
     let mut files = Vec::new();
     let mut errors = Vec::new();
-    let mut paths: Vec<PathBuf> = walkdir::WalkDir::new(dir)
-        .into_iter()
-        .filter_map(Result::ok)
-        .filter(|e| e.file_type().is_file())
-        .map(|e| e.into_path())
-        .collect();
+    let mut paths = Vec::new();
+    for entry in walkdir::WalkDir::new(dir).sort_by_file_name() {
+        match entry {
+            Ok(entry) if entry.path_is_symlink() && entry.depth() > 0 => errors.push(LoadError {
+                path: entry.into_path(),
+                line: None,
+                message: "a symbolic link; the suite is read from plain files and folders only: \
+                          replace the link with what it points to"
+                    .into(),
+            }),
+            Ok(entry) if entry.file_type().is_file() => paths.push(entry.into_path()),
+            Ok(_) => {}
+            Err(e) => errors.push(LoadError {
+                path: e.path().unwrap_or(dir).to_path_buf(),
+                line: None,
+                message: format!("cannot read: {e}"),
+            }),
+        }
+    }
     paths.sort();
     for path in paths {
         match path.extension().and_then(|x| x.to_str()) {
@@ -133,6 +166,15 @@ pub fn load_file(
     };
     let text = std::fs::read_to_string(path)
         .map_err(|e| vec![error(None, format!("cannot read the file: {e}"))])?;
+    let too_deep = format!(
+        "the YAML nests more than {MAX_FLOW_NESTING} levels deep here; a case file needs a few \
+         levels: write deeply nested input as source text, in a block scalar (`|`)"
+    );
+    // Checked before parsing, whose time grows with the square of the
+    // depth of `[` and `{`.
+    if let Some(line) = flow_nesting_exceeds(&text, MAX_FLOW_NESTING) {
+        return Err(vec![error(Some(line), too_deep)]);
+    }
     let raw: RawFile = serde_yaml::from_str(&text).map_err(|e| {
         let line = e.location().map(|l| l.line());
         // serde_yaml appends " at line L column C"; the line is ours to show.
@@ -142,6 +184,9 @@ pub fn load_file(
             .next()
             .unwrap_or(&message)
             .to_string();
+        if message.contains("recursion limit exceeded") {
+            return vec![error(line, too_deep.clone())];
+        }
         vec![error(line, message)]
     })?;
     let id = file_id(path, suite_dir);
@@ -194,7 +239,7 @@ pub fn load_file(
             id,
             path: path.to_path_buf(),
             spec,
-            summary: raw.summary,
+            summary: raw.summary.0,
             cases,
         })
     } else {
@@ -278,29 +323,29 @@ fn build_case(
     }
     let mut profiles = std::collections::BTreeMap::new();
     for (profile, expectation) in raw.profiles.into_iter().flatten() {
-        if !KNOWN_PROFILES.contains(&profile.as_str()) {
+        if !KNOWN_PROFILES.contains(&profile.0.as_str()) {
             problems.push(format!(
                 "case `{name}`: unknown profile `{profile}`; the profiles are {}",
                 KNOWN_PROFILES.join(", ")
             ));
         }
-        if !repo_root.join(&expectation.note).is_file() {
+        if !repo_root.join(&expectation.note.0).is_file() {
             problems.push(format!(
                 "case `{name}`: the note `{}` of profile `{profile}` does not exist",
                 expectation.note
             ));
         }
-        profiles.insert(profile, expectation.into());
+        profiles.insert(profile.0, expectation.into());
     }
     match input {
         Some(input) if problems.is_empty() => Ok(Case {
             id: format!("{file_id}::{name}"),
-            name,
-            description: raw.description,
-            covers: raw.covers,
+            name: name.0,
+            description: raw.description.map(|d| d.0),
+            covers: strings(raw.covers),
             input,
             expect: raw.expect,
-            implementation_defined: raw.implementation_defined,
+            implementation_defined: raw.implementation_defined.map(|d| d.0),
             profiles,
             line: 0,
         }),
@@ -384,7 +429,7 @@ fn build_input(raw: &RawCase, default_kind: Option<&str>) -> Result<Input, Strin
         raw.variables
             .iter()
             .flatten()
-            .map(|(name, v)| (name.clone(), v.0.clone()))
+            .map(|(name, v)| (name.0.clone(), v.0.clone()))
             .collect()
     };
     let syntax = || match raw.syntax.as_deref() {
@@ -421,35 +466,35 @@ fn build_input(raw: &RawCase, default_kind: Option<&str>) -> Result<Input, Strin
             spec: raw.spec.clone().expect("checked").0,
         },
         "expr" => Input::Expr {
-            expr: raw.expr.clone().expect("checked"),
+            expr: raw.expr.clone().expect("checked").0,
             variables: variables(),
             extensions: {
                 let extensions = raw.extensions.clone().unwrap_or_default();
                 if let Some(unknown) = extensions
                     .iter()
-                    .find(|e| !EXPR_EXTENSIONS.contains(&e.as_str()))
+                    .find(|e| !EXPR_EXTENSIONS.contains(&e.0.as_str()))
                 {
                     return Err(format!(
                         "unknown extension `{unknown}` for an `expr` case; the extensions are {}",
                         EXPR_EXTENSIONS.join(", ")
                     ));
                 }
-                extensions
+                strings(extensions)
             },
         },
         "typeexpr" => Input::TypeExpr {
             syntax: syntax()?,
-            expr: raw.expr.clone().expect("checked"),
+            expr: raw.expr.clone().expect("checked").0,
             constraint: raw.constraint.unwrap_or(false),
         },
         "template" => Input::Template {
-            template: raw.template.clone().expect("checked"),
+            template: raw.template.clone().expect("checked").0,
             variables: variables(),
         },
         "static" => {
             Input::Static {
                 syntax: syntax()?,
-                expr: raw.expr.clone().expect("checked"),
+                expr: raw.expr.clone().expect("checked").0,
                 analysis: {
                     let name = raw.analysis.as_deref().expect("checked");
                     Analysis::from_name(name).ok_or_else(|| {
@@ -460,20 +505,20 @@ fn build_input(raw: &RawCase, default_kind: Option<&str>) -> Result<Input, Strin
         }
         "config" => Input::Config {
             syntax: syntax()?,
-            config: raw.config.clone().expect("checked"),
+            config: raw.config.clone().expect("checked").0,
             variables: variables(),
             extensions: {
                 let extensions = raw.extensions.clone().unwrap_or_default();
                 if let Some(unknown) = extensions
                     .iter()
-                    .find(|e| !EXTENSIONS.contains(&e.as_str()))
+                    .find(|e| !EXTENSIONS.contains(&e.0.as_str()))
                 {
                     return Err(format!(
                         "unknown extension `{unknown}`; the extensions are {}",
                         EXTENSIONS.join(", ")
                     ));
                 }
-                extensions
+                strings(extensions)
             },
             schema: raw.schema.clone().map(|s| s.0),
             literal_only: {

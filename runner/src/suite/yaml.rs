@@ -265,13 +265,62 @@ fn read_approx(yaml: &Yaml) -> Result<ExpectedValue, String> {
     })
 }
 
+/// Text in a case file: source text, a name, a note, a keyword. It must be
+/// a YAML string: a plain scalar that YAML reads as a number, a bool or null
+/// (`expr: 42`, `name: true`, `expr: 0x10`) is refused instead of being
+/// turned into text, as that text would not always be what was written
+/// (`0x10` reads as 16).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) struct Text(pub String);
+
+impl<'de> Deserialize<'de> for Text {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        // Asked for "any" value, serde_yaml says what YAML read, so that
+        // the error names the scalar's own line and column.
+        d.deserialize_any(TextVisitor)
+    }
+}
+
+struct TextVisitor;
+
+impl serde::de::Visitor<'_> for TextVisitor {
+    type Value = Text;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a string: quote it, or write source text as a block scalar (`|`)")
+    }
+
+    fn visit_str<E: serde::de::Error>(self, text: &str) -> Result<Text, E> {
+        Ok(Text(text.to_string()))
+    }
+}
+
+impl std::ops::Deref for Text {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::fmt::Display for Text {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// The strings of a list of texts.
+pub(crate) fn strings(texts: Vec<Text>) -> Vec<String> {
+    texts.into_iter().map(|t| t.0).collect()
+}
+
 /// A type written in type syntax.
 #[derive(Clone, Debug)]
 pub(crate) struct TypeText(pub Type);
 
 impl<'de> Deserialize<'de> for TypeText {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let text = String::deserialize(d)?;
+        let Text(text) = Text::deserialize(d)?;
         parse_type(&text)
             .map(TypeText)
             .map_err(|e| D::Error::custom(format!("malformed type `{text}`: {e}")))
@@ -314,33 +363,33 @@ struct RawExpectation {
     ty: Option<TypeText>,
     #[serde(default, deserialize_with = "present")]
     value: Option<Yaml>,
-    safety: Option<String>,
-    order: Option<String>,
+    safety: Option<Text>,
+    order: Option<Text>,
     result: Option<bool>,
-    error: Option<String>,
-    range: Option<String>,
+    error: Option<Text>,
+    range: Option<Text>,
     #[serde(rename = "one-of")]
     one_of: Option<Vec<Expectation>>,
     body: Option<RawBody>,
-    list: Option<Vec<String>>,
+    list: Option<Vec<Text>>,
     map: Option<Vec<RawPair>>,
     call: Option<RawCall>,
-    traversal: Option<Vec<String>>,
+    traversal: Option<Vec<Text>>,
 }
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawPair {
-    key: String,
-    value: String,
+    key: Text,
+    value: Text,
 }
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawCall {
-    name: String,
+    name: Text,
     #[serde(default)]
-    arguments: Vec<String>,
+    arguments: Vec<Text>,
 }
 
 /// An expected value that may be approximate: `{ type: T, value: V }`.
@@ -362,7 +411,7 @@ impl<'de> Deserialize<'de> for ExpectedTyped {
 #[serde(deny_unknown_fields)]
 struct RawBody {
     #[serde(default)]
-    attributes: BTreeMap<String, ExpectedTyped>,
+    attributes: BTreeMap<Text, ExpectedTyped>,
     #[serde(default)]
     blocks: Vec<RawBlock>,
     remain: Option<Box<RawBody>>,
@@ -372,9 +421,9 @@ struct RawBody {
 #[serde(deny_unknown_fields)]
 struct RawBlock {
     #[serde(rename = "type")]
-    type_name: String,
+    type_name: Text,
     #[serde(default)]
-    labels: Vec<String>,
+    labels: Vec<Text>,
     #[serde(default)]
     body: Option<RawBody>,
 }
@@ -387,14 +436,14 @@ impl RawBody {
                 .into_iter()
                 // Attribute names are identifiers, which are not normalized
                 // (hclsyntax-spec.md § Source Code Representation).
-                .map(|(name, ExpectedTyped(ty, value))| (name, (ty, value)))
+                .map(|(name, ExpectedTyped(ty, value))| (name.0, (ty, value)))
                 .collect(),
             blocks: self
                 .blocks
                 .into_iter()
                 .map(|b| ExpectedBlock {
-                    type_name: b.type_name,
-                    labels: b.labels,
+                    type_name: b.type_name.0,
+                    labels: strings(b.labels),
                     body: b.body.map(RawBody::into_expected).unwrap_or_default(),
                 })
                 .collect(),
@@ -447,18 +496,18 @@ impl RawExpectation {
             return Err("a static expectation is one of `list`, `map`, `call`, `traversal`".into());
         }
         let shape = if let Some(list) = self.list {
-            Some(StaticShape::List(list))
+            Some(StaticShape::List(strings(list)))
         } else if let Some(map) = self.map {
             Some(StaticShape::Map(
-                map.into_iter().map(|p| (p.key, p.value)).collect(),
+                map.into_iter().map(|p| (p.key.0, p.value.0)).collect(),
             ))
         } else if let Some(call) = self.call {
             Some(StaticShape::Call {
-                name: call.name,
-                arguments: call.arguments,
+                name: call.name.0,
+                arguments: strings(call.arguments),
             })
         } else {
-            self.traversal.map(StaticShape::Traversal)
+            self.traversal.map(|t| StaticShape::Traversal(strings(t)))
         };
         if let Some(shape) = shape {
             value_only("value", self.value.is_some())?;
@@ -495,7 +544,7 @@ impl RawExpectation {
             }
             return Ok(Expectation::Error {
                 phase,
-                range: self.range,
+                range: self.range.map(|r| r.0),
             });
         }
         if self.range.is_some() {
@@ -559,71 +608,92 @@ fn check_range(range: &str) -> Result<(), String> {
 #[serde(deny_unknown_fields)]
 pub(crate) struct RawProfile {
     pub expect: Expectation,
-    pub note: String,
+    pub note: Text,
 }
 
 impl From<RawProfile> for ProfileExpectation {
     fn from(raw: RawProfile) -> Self {
         ProfileExpectation {
             expect: raw.expect,
-            note: raw.note,
+            note: raw.note.0,
         }
     }
 }
 
 /// One string or a list of them.
-#[derive(Deserialize)]
-#[serde(untagged)]
-pub(crate) enum OneOrMany {
-    One(String),
-    Many(Vec<String>),
-}
+pub(crate) struct OneOrMany(Vec<String>);
 
 impl OneOrMany {
     pub fn into_vec(self) -> Vec<String> {
-        match self {
-            OneOrMany::One(s) => vec![s],
-            OneOrMany::Many(v) => v,
+        self.0
+    }
+}
+
+impl<'de> Deserialize<'de> for OneOrMany {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct OneOrManyVisitor;
+        impl<'de> serde::de::Visitor<'de> for OneOrManyVisitor {
+            type Value = OneOrMany;
+
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a string or a list of strings")
+            }
+
+            fn visit_str<E: serde::de::Error>(self, text: &str) -> Result<OneOrMany, E> {
+                Ok(OneOrMany(vec![text.to_string()]))
+            }
+
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut items: A,
+            ) -> Result<OneOrMany, A::Error> {
+                let mut all = Vec::new();
+                while let Some(Text(item)) = items.next_element()? {
+                    all.push(item);
+                }
+                Ok(OneOrMany(all))
+            }
         }
+        d.deserialize_any(OneOrManyVisitor)
     }
 }
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub(crate) struct RawCase {
-    pub name: String,
-    pub description: Option<String>,
-    pub covers: Vec<String>,
-    pub kind: Option<String>,
+    pub name: Text,
+    pub description: Option<Text>,
+    pub covers: Vec<Text>,
+    pub kind: Option<Text>,
     pub value: Option<InputValue>,
     pub to: Option<TypeText>,
     pub types: Option<Vec<TypeText>>,
     #[serde(rename = "type")]
     pub ty: Option<TypeText>,
     pub spec: Option<TypeText>,
-    pub op: Option<String>,
+    pub op: Option<Text>,
     pub operands: Option<Vec<InputValue>>,
-    pub expr: Option<String>,
-    pub template: Option<String>,
-    pub config: Option<String>,
-    pub syntax: Option<String>,
-    pub variables: Option<BTreeMap<String, InputValue>>,
-    pub analysis: Option<String>,
-    pub extensions: Option<Vec<String>>,
+    pub expr: Option<Text>,
+    pub template: Option<Text>,
+    pub config: Option<Text>,
+    pub syntax: Option<Text>,
+    pub variables: Option<BTreeMap<Text, InputValue>>,
+    pub analysis: Option<Text>,
+    pub extensions: Option<Vec<Text>>,
     pub schema: Option<SchemaText>,
     pub literal_only: Option<bool>,
     pub constraint: Option<bool>,
     pub expect: Expectation,
-    pub implementation_defined: Option<String>,
-    pub profiles: Option<BTreeMap<String, RawProfile>>,
+    pub implementation_defined: Option<Text>,
+    pub profiles: Option<BTreeMap<Text, RawProfile>>,
 }
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct RawFile {
     pub spec: OneOrMany,
-    pub summary: String,
-    pub kind: Option<String>,
+    pub summary: Text,
+    pub kind: Option<Text>,
     pub cases: Vec<RawCase>,
 }
 
@@ -642,11 +712,19 @@ impl<'de> Deserialize<'de> for SchemaText {
     }
 }
 
-#[derive(Deserialize)]
-#[serde(untagged)]
 enum RawSpec {
-    Mode(String),
+    Mode(Text),
     Schema(RawSchema),
+}
+
+impl<'de> Deserialize<'de> for RawSpec {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(StringOrMapping {
+            expecting: "`attributes`, or a schema mapping",
+            string: RawSpec::Mode,
+            mapping: RawSpec::Schema,
+        })
+    }
 }
 
 #[derive(Deserialize)]
@@ -659,17 +737,49 @@ struct RawSchema {
     remain: Option<Box<RawSpec>>,
 }
 
-#[derive(Deserialize)]
-#[serde(untagged)]
 enum RawAttributeSchema {
-    Name(String),
+    Name(Text),
     Full(RawAttributeFields),
+}
+
+impl<'de> Deserialize<'de> for RawAttributeSchema {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(StringOrMapping {
+            expecting: "an attribute name, or a mapping `{name: ..., required: ...}`",
+            string: RawAttributeSchema::Name,
+            mapping: RawAttributeSchema::Full,
+        })
+    }
+}
+
+/// Reads a value written either as a string or as a mapping (read as `M`),
+/// with errors at the place of the value, or inside the mapping.
+struct StringOrMapping<T, M> {
+    expecting: &'static str,
+    string: fn(Text) -> T,
+    mapping: fn(M) -> T,
+}
+
+impl<'de, T, M: Deserialize<'de>> serde::de::Visitor<'de> for StringOrMapping<T, M> {
+    type Value = T;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str(self.expecting)
+    }
+
+    fn visit_str<E: serde::de::Error>(self, text: &str) -> Result<T, E> {
+        Ok((self.string)(Text(text.to_string())))
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<T, A::Error> {
+        M::deserialize(serde::de::value::MapAccessDeserializer::new(map)).map(self.mapping)
+    }
 }
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawAttributeFields {
-    name: String,
+    name: Text,
     #[serde(default)]
     required: bool,
 }
@@ -678,16 +788,16 @@ struct RawAttributeFields {
 #[serde(deny_unknown_fields)]
 struct RawBlockSchema {
     #[serde(rename = "type")]
-    type_name: String,
+    type_name: Text,
     #[serde(default)]
-    labels: Vec<String>,
+    labels: Vec<Text>,
     body: Option<Box<RawSpec>>,
 }
 
 impl RawSpec {
     fn into_spec(self) -> Result<BodySpec, String> {
         let raw = match self {
-            RawSpec::Mode(mode) if mode == "attributes" => return Ok(BodySpec::Attributes),
+            RawSpec::Mode(mode) if &*mode == "attributes" => return Ok(BodySpec::Attributes),
             RawSpec::Mode(other) => {
                 return Err(format!(
                     "a body is processed as `attributes` or with a schema \
@@ -701,11 +811,11 @@ impl RawSpec {
             .into_iter()
             .map(|a| match a {
                 RawAttributeSchema::Name(name) => AttributeSchema {
-                    name,
+                    name: name.0,
                     required: false,
                 },
                 RawAttributeSchema::Full(f) => AttributeSchema {
-                    name: f.name,
+                    name: f.name.0,
                     required: f.required,
                 },
             })
@@ -713,10 +823,10 @@ impl RawSpec {
         let mut blocks = Vec::new();
         let mut block_bodies = BTreeMap::new();
         for block in raw.blocks {
-            if block_bodies.contains_key(&block.type_name)
+            if block_bodies.contains_key(&block.type_name.0)
                 || blocks
                     .iter()
-                    .any(|b: &BlockHeaderSchema| b.type_name == block.type_name)
+                    .any(|b: &BlockHeaderSchema| b.type_name == block.type_name.0)
             {
                 return Err(format!(
                     "the block type `{}` is listed twice in one schema",
@@ -724,11 +834,11 @@ impl RawSpec {
                 ));
             }
             if let Some(body) = block.body {
-                block_bodies.insert(block.type_name.clone(), body.into_spec()?);
+                block_bodies.insert(block.type_name.0.clone(), body.into_spec()?);
             }
             blocks.push(BlockHeaderSchema {
-                type_name: block.type_name,
-                label_names: block.labels,
+                type_name: block.type_name.0,
+                label_names: strings(block.labels),
             });
         }
         let remain = match raw.remain {
@@ -740,5 +850,158 @@ impl RawSpec {
             block_bodies,
             remain,
         })
+    }
+}
+
+/// How deep the flow collections (`[...]`, `{...}`) of a case file may
+/// nest: as deep as serde_yaml reads any document (128 levels).
+pub(crate) const MAX_FLOW_NESTING: usize = 128;
+
+/// The line where the flow collections of a YAML text first nest deeper
+/// than `limit`, if they do.
+///
+/// libyaml, under serde_yaml, takes time quadratic in how deep flow
+/// collections nest (a file 100,000 levels deep takes minutes to reject),
+/// so the loader checks the depth with this scan first. The scan follows
+/// enough of YAML to pass over what cannot open a collection (comments,
+/// quoted scalars, block scalars and plain scalars); where it cannot tell,
+/// it counts, so the depth it finds is never less than the real one for
+/// the files it cannot parse exactly (a plain scalar continued on a line
+/// that starts with `[`).
+pub(crate) fn flow_nesting_exceeds(text: &str, limit: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    let mut quote: Option<u8> = None;
+    // While in a block scalar: the column of the node that holds it; its
+    // lines are blank or indented further.
+    let mut block_scalar: Option<usize> = None;
+    for (number, line) in text.lines().enumerate() {
+        let bytes = line.as_bytes();
+        let indent = bytes.iter().take_while(|b| **b == b' ').count();
+        if let Some(holder) = block_scalar {
+            if line.trim().is_empty() || indent > holder {
+                continue;
+            }
+            block_scalar = None;
+        }
+        // Whether a node may start here, and where the node that holds
+        // what follows starts (a key, or a `-` entry).
+        let mut node_start = quote.is_none();
+        let mut holder = indent;
+        let mut token = indent;
+        let mut at = 0;
+        while at < bytes.len() {
+            let c = bytes[at];
+            let next_is_blank = bytes.get(at + 1).is_none_or(|b| *b == b' ' || *b == b'\t');
+            if let Some(q) = quote {
+                // An escape: `\x` in double quotes, `''` in single ones.
+                let escape = match q {
+                    b'"' => c == b'\\',
+                    _ => c == b'\'' && bytes.get(at + 1) == Some(&b'\''),
+                };
+                if escape {
+                    at += 1;
+                } else if c == q {
+                    quote = None;
+                }
+                at += 1;
+                continue;
+            }
+            let after_blank = at == 0 || bytes[at - 1] == b' ' || bytes[at - 1] == b'\t';
+            match c {
+                b' ' | b'\t' => {}
+                b'#' if after_blank => break,
+                b'[' | b'{' if node_start || depth > 0 => {
+                    depth += 1;
+                    if depth > limit {
+                        return Some(number + 1);
+                    }
+                    node_start = true;
+                }
+                b']' | b'}' if depth > 0 => {
+                    depth -= 1;
+                    node_start = false;
+                }
+                b',' if depth > 0 => node_start = true,
+                b'"' | b'\'' if node_start => {
+                    quote = Some(c);
+                    node_start = false;
+                }
+                b'|' | b'>' if node_start && depth == 0 => {
+                    block_scalar = Some(holder);
+                    break;
+                }
+                b'-' | b'?' if node_start && next_is_blank => {
+                    holder = at;
+                }
+                b':' if next_is_blank => {
+                    holder = token;
+                    node_start = true;
+                }
+                // A tag or an anchor comes before its node.
+                b'!' | b'&' if node_start => {
+                    while at + 1 < bytes.len() && bytes[at + 1] != b' ' {
+                        at += 1;
+                    }
+                }
+                _ => {
+                    if node_start {
+                        token = at;
+                    }
+                    node_start = false;
+                }
+            }
+            at += 1;
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::flow_nesting_exceeds;
+
+    fn depth(text: &str) -> usize {
+        (0..50)
+            .find(|limit| flow_nesting_exceeds(text, *limit).is_none())
+            .expect("less than 50 deep")
+    }
+
+    #[test]
+    fn flow_collections_count_where_a_node_starts() {
+        assert_eq!(depth("a: [[1], {b: [2]}]\n"), 3);
+        assert_eq!(depth("- - [1]\n- {a: {b: c}}\n"), 2);
+        assert_eq!(depth("a: !tag [1]\nb: &anchor {c: [d]}\n"), 2);
+        assert_eq!(depth("a: [\n  [1,\n   [2]],\n]\n"), 3);
+        assert_eq!(flow_nesting_exceeds("a: 1\nb: [[[x]]]\n", 2), Some(2));
+    }
+
+    #[test]
+    fn text_that_cannot_open_a_collection_is_passed_over() {
+        // Plain scalars, quoted scalars, comments, block scalars.
+        assert_eq!(depth("expr: a[0] + b[c[1]]\n"), 0);
+        assert_eq!(depth("a: '[[['\nb: \"[{\\\"[\"\nc: 'it''s ['\n"), 0);
+        assert_eq!(depth("a: 1 # [[[\n# {{{\n"), 0);
+        assert_eq!(depth("a: [\"]]\", '}']\n"), 1);
+        assert_eq!(
+            depth("- name: x\n  config: |\n    [[[\n    {\n\n  expr: [1]\n"),
+            1
+        );
+        assert_eq!(depth("summary: >\n  [[[\nkind: [a]\n"), 1);
+        assert_eq!(depth("a: \"multi\n  [[[ line\"\nb: [1]\n"), 1);
+        assert_eq!(depth("description: it's [not a list\nb: [1]\n"), 1);
+    }
+
+    #[test]
+    fn the_suite_nests_a_few_levels() {
+        let suite = concat!(env!("CARGO_MANIFEST_DIR"), "/../suite");
+        let mut deepest = 0;
+        for entry in walkdir::WalkDir::new(suite) {
+            let path = entry.unwrap().into_path();
+            if path.extension().is_some_and(|e| e == "yaml") {
+                let text = std::fs::read_to_string(&path).unwrap();
+                deepest = deepest.max(depth(&text));
+            }
+        }
+        assert!((2..10).contains(&deepest), "{deepest}");
     }
 }
