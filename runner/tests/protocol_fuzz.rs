@@ -1,0 +1,621 @@
+//! `hcl-ref` under fire: requests mutated from the suite's own requests
+//! (at the level of their JSON and of their bytes), and generated ones
+//! (deep nesting of every kind, huge numbers and strings, many attributes
+//! and labels, work beyond the evaluation budget, hostile Unicode), sent to
+//! one `hcl-ref` process. Every request must be answered, in time, with one
+//! well-formed line carrying its id; the process must never crash.
+//!
+//! - `HCL_FUZZ_SECONDS` bounds the run (default 40); a long local run:
+//!   `HCL_FUZZ_SECONDS=3600 cargo test --release --test protocol_fuzz`.
+//! - `HCL_FUZZ_SEED` replays a run (the seed is printed); a failure also
+//!   writes the request that caused it to `protocol-fuzz-failure.json` in
+//!   the test's temporary folder.
+
+use hcl_conformance::suite::load_suite;
+use hcl_conformance::wire;
+use serde::Deserialize;
+use serde_json::{json, Value as Json};
+use std::io::{BufRead, BufReader, Write};
+use std::path::Path;
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+/// An answer must come within this time (a debug build of `hcl-ref`
+/// answers the deepest inputs in a few seconds).
+const ANSWER_TIME: Duration = Duration::from_secs(120);
+
+/// The evaluation budget `hcl-ref` runs with here: smaller than the
+/// default, so that the requests that exceed it end quickly.
+const BUDGET: &str = "2000000";
+
+/// xorshift64*: small, deterministic, good enough to fuzz with.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+
+    fn chance(&mut self, one_in: usize) -> bool {
+        self.below(one_in) == 0
+    }
+
+    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
+        &items[self.below(items.len())]
+    }
+}
+
+/// One `hcl-ref` process, its answers read on a thread of their own.
+struct HclRef {
+    child: Child,
+    stdin: ChildStdin,
+    answers: Receiver<Option<Vec<u8>>>,
+}
+
+impl HclRef {
+    fn start() -> HclRef {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_hcl-ref"))
+            .args(["--budget", BUDGET])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("hcl-ref starts");
+        let stdin = child.stdin.take().expect("a pipe");
+        let stdout = child.stdout.take().expect("a pipe");
+        let (sender, answers) = mpsc::channel();
+        std::thread::spawn(move || {
+            let mut reader = BufReader::new(stdout);
+            loop {
+                let mut line = Vec::new();
+                match reader.read_until(b'\n', &mut line) {
+                    Ok(0) | Err(_) => {
+                        let _ = sender.send(None);
+                        return;
+                    }
+                    Ok(_) => {
+                        if sender.send(Some(line)).is_err() {
+                            return;
+                        }
+                    }
+                }
+            }
+        });
+        HclRef {
+            child,
+            stdin,
+            answers,
+        }
+    }
+
+    /// Sends one request line and waits for its answer line.
+    fn ask(&mut self, request: &[u8]) -> Result<Vec<u8>, String> {
+        self.stdin
+            .write_all(request)
+            .and_then(|()| self.stdin.write_all(b"\n"))
+            .and_then(|()| self.stdin.flush())
+            .map_err(|e| format!("hcl-ref no longer reads its input: {e}"))?;
+        match self.answers.recv_timeout(ANSWER_TIME) {
+            Ok(Some(answer)) => Ok(answer),
+            Ok(None) => Err(format!(
+                "hcl-ref closed its output (exit status {:?})",
+                self.child.wait().ok()
+            )),
+            Err(RecvTimeoutError::Timeout) => Err(format!("no answer within {ANSWER_TIME:?}")),
+            Err(RecvTimeoutError::Disconnected) => Err("the reader thread ended".into()),
+        }
+    }
+}
+
+impl Drop for HclRef {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Parses JSON of any depth, without a recursion limit (the callers run on
+/// a large stack).
+fn parse_deep(text: &str) -> Option<Json> {
+    let mut deserializer = serde_json::Deserializer::from_str(text);
+    deserializer.disable_recursion_limit();
+    let parsed = Json::deserialize(&mut deserializer).ok()?;
+    deserializer.end().ok()?;
+    Some(parsed)
+}
+
+/// How deep a JSON value nests (counted without recursion).
+fn nesting(v: &Json) -> usize {
+    let mut deepest = 0;
+    let mut stack = vec![(v, 0)];
+    while let Some((v, depth)) = stack.pop() {
+        deepest = deepest.max(depth);
+        match v {
+            Json::Array(items) => stack.extend(items.iter().map(|i| (i, depth + 1))),
+            Json::Object(members) => stack.extend(members.values().map(|m| (m, depth + 1))),
+            _ => {}
+        }
+    }
+    deepest
+}
+
+/// The answer members of which an answer has exactly one.
+const ANSWER_MEMBERS: &[&str] = &[
+    "value",
+    "type",
+    "body",
+    "result",
+    "list",
+    "map",
+    "call",
+    "traversal",
+    "parsed",
+    "error",
+    "unsupported",
+    "malformed",
+    "capabilities",
+];
+
+/// Checks one answer to one request line.
+fn check(request: &[u8], answer: &[u8]) -> Result<(), String> {
+    let answer =
+        std::str::from_utf8(answer).map_err(|e| format!("the answer is not UTF-8: {e}"))?;
+    let answer = answer
+        .strip_suffix('\n')
+        .ok_or("the answer line does not end in a newline")?;
+    if answer.contains('\n') {
+        return Err("the answer spans lines".into());
+    }
+    let parsed = parse_deep(answer).ok_or("the answer is not JSON")?;
+    let members = parsed.as_object().ok_or("the answer is not an object")?;
+    let id = members.get("id").ok_or("the answer has no `id`")?;
+    // The id must be the request's whenever the request is JSON with a
+    // string id; otherwise a string or null.
+    let request_id = std::str::from_utf8(request)
+        .ok()
+        .and_then(parse_deep)
+        .and_then(|r| r.get("id").cloned());
+    match request_id {
+        Some(Json::String(expected)) if *id != Json::String(expected.clone()) => {
+            return Err(format!(
+                "the answer's id is {id}, the request's {expected:?}"
+            ))
+        }
+        Some(Json::String(_)) => {}
+        _ if !(id.is_null() || id.is_string() || request_id.as_ref() == Some(id)) => {
+            return Err(format!("the answer's id is {id}"))
+        }
+        _ => {}
+    }
+    let found: Vec<&str> = ANSWER_MEMBERS
+        .iter()
+        .copied()
+        .filter(|m| members.contains_key(*m))
+        .collect();
+    if found.len() != 1 {
+        return Err(format!(
+            "the answer has {found:?}, not exactly one answer member"
+        ));
+    }
+    match found[0] {
+        "error" => {
+            let error = &members["error"];
+            let phase = error["phase"].as_str().ok_or("an error without a phase")?;
+            if hcl_interpreter::Phase::from_name(phase).is_none() {
+                return Err(format!("an error in the unknown phase {phase:?}"));
+            }
+            let diagnostics = error["diagnostics"]
+                .as_array()
+                .filter(|d| !d.is_empty())
+                .ok_or("an error without diagnostics")?;
+            if diagnostics
+                .iter()
+                .any(|d| d["summary"].as_str().is_none_or(str::is_empty))
+            {
+                return Err("a diagnostic without a summary".into());
+            }
+        }
+        "malformed" | "unsupported" => {
+            if !members[found[0]].is_string() {
+                return Err(format!("`{}` is not a string", found[0]));
+            }
+        }
+        _ => {}
+    }
+    // An answer to a request of a known kind reads as one (as the runner
+    // reads answers: up to its nesting limit).
+    if nesting(&parsed) > wire::MAX_DEPTH {
+        return Ok(());
+    }
+    if let Some(kind) = std::str::from_utf8(request)
+        .ok()
+        .and_then(parse_deep)
+        .and_then(|r| r.get("kind").and_then(Json::as_str).map(str::to_string))
+    {
+        let answered = !matches!(found[0], "malformed" | "unsupported" | "capabilities");
+        if answered && kind != "hello" {
+            wire::outcome_from_answer(&parsed, &kind)
+                .map(drop)
+                .map_err(|e| format!("the answer does not read as one to `{kind}`: {e}"))?;
+        }
+    }
+    Ok(())
+}
+
+/// Characters that break naive text handling.
+const HOSTILE: &[&str] = &[
+    "\u{0}",
+    "\u{7f}",
+    "\u{feff}",
+    "\u{200d}",
+    "\u{202e}",
+    "\u{2028}",
+    "\u{fffd}",
+    "\u{ffff}",
+    "\u{10ffff}",
+    "e\u{301}",
+    "\u{1f600}",
+    "\u{e9}",
+    "\r",
+    "\t",
+    "\\",
+    "\"",
+    "\\u",
+    "\\ud800",
+    "$${",
+    "%%{",
+    "${",
+    "%{",
+    "}",
+    "~}",
+    "\u{85}",
+    "\u{3000}",
+    "\u{180e}",
+];
+
+/// Pieces of HCL that source mutations splice in.
+const TOKENS: &[&str] = &[
+    "${", "}", "%{", "~}", "{", "[", "(", ")", "]", "\"", "<<EOT\n", "<<-EOT\n", "\nEOT\n", "\n",
+    "for", "in", "if", "else", "endif", "endfor", "...", "[*]", ".*", ".0", "?", ":", "=>", "==",
+    "!", "&&", "-", "/", "%", "1e99999", "null", "true", "x", "#", "//", "/*", "*/", "=",
+    "dynamic", "content", "for_each", "convert(", "list(", "object({",
+];
+
+fn mutate_text(text: &str, rng: &mut Rng) -> String {
+    let mut chars: Vec<char> = text.chars().collect();
+    for _ in 0..1 + rng.below(4) {
+        let at = rng.below(chars.len() + 1);
+        match rng.below(6) {
+            0 if !chars.is_empty() => {
+                let end = (at + 1 + rng.below(8)).min(chars.len());
+                chars.drain(at.min(end)..end);
+            }
+            1 => {
+                let token = rng.pick(TOKENS);
+                chars.splice(at..at, token.chars());
+            }
+            2 => {
+                let hostile = rng.pick(HOSTILE);
+                chars.splice(at..at, hostile.chars());
+            }
+            3 if !chars.is_empty() => {
+                let from = rng.below(chars.len());
+                let end = (from + 1 + rng.below(16)).min(chars.len());
+                let copy: Vec<char> = chars[from..end].to_vec();
+                chars.splice(at..at, copy);
+            }
+            4 => chars.truncate(at),
+            _ => chars.insert(
+                at,
+                char::from_u32(rng.below(0x11_0000) as u32).unwrap_or('?'),
+            ),
+        }
+    }
+    chars.into_iter().collect()
+}
+
+/// A random JSON value of a random kind.
+fn random_json(rng: &mut Rng) -> Json {
+    match rng.below(9) {
+        0 => Json::Null,
+        1 => json!(rng.chance(2)),
+        2 => json!(rng.below(1000)),
+        3 => json!(-1.5e300),
+        4 => json!(mutate_text("x", rng)),
+        5 => json!([]),
+        6 => json!({}),
+        7 => json!(["object", {}, "junk"]),
+        _ => json!({ "type": "number", "value": 1, "unknown": [true] }),
+    }
+}
+
+/// Mutates one place of a request's JSON tree.
+fn mutate_json(request: &mut Json, rng: &mut Rng) {
+    // Choose a random place, as a JSON pointer.
+    let mut pointer = String::new();
+    let mut at: &Json = request;
+    while rng.below(3) != 0 {
+        match at {
+            Json::Object(members) if !members.is_empty() => {
+                let (key, next) = members
+                    .iter()
+                    .nth(rng.below(members.len()))
+                    .expect("a member");
+                pointer.push('/');
+                pointer.push_str(&key.replace('~', "~0").replace('/', "~1"));
+                at = next;
+            }
+            Json::Array(items) if !items.is_empty() => {
+                let i = rng.below(items.len());
+                pointer.push_str(&format!("/{i}"));
+                at = &items[i];
+            }
+            _ => break,
+        }
+    }
+    let place = request.pointer_mut(&pointer).expect("the chosen place");
+    match place {
+        Json::String(text) if rng.below(3) != 0 => *text = mutate_text(text, rng),
+        Json::Object(members) if rng.chance(2) => {
+            if rng.chance(2) && !members.is_empty() {
+                let key = members.keys().nth(rng.below(members.len())).cloned();
+                if let Some(key) = key {
+                    members.remove(&key);
+                }
+            } else {
+                let name = rng.pick(&["unknown", "id", "kind", "extensions", "junk", "value"]);
+                members.insert(name.to_string(), random_json(rng));
+            }
+        }
+        Json::Array(items) if rng.chance(2) => {
+            if rng.chance(2) {
+                items.push(random_json(rng));
+            } else {
+                items.truncate(rng.below(items.len() + 1));
+            }
+        }
+        other => *other = random_json(rng),
+    }
+}
+
+/// Mutates a request line's bytes (never adding a line break).
+fn mutate_bytes(line: &mut Vec<u8>, rng: &mut Rng) {
+    for _ in 0..1 + rng.below(3) {
+        let at = rng.below(line.len() + 1);
+        match rng.below(5) {
+            0 if at < line.len() => line[at] ^= 1 << rng.below(8),
+            1 => line.insert(
+                at,
+                *rng.pick(&[0xff, 0xc3, 0xe2, 0xed, 0x80, 0x00, b'"', b'{', b']']),
+            ),
+            2 => line.truncate(at),
+            3 if !line.is_empty() => {
+                let from = rng.below(line.len());
+                let end = (from + 1 + rng.below(32)).min(line.len());
+                let copy = line[from..end].to_vec();
+                line.splice(at..at, copy);
+            }
+            _ => {
+                let tail = line.split_off(at);
+                line.extend_from_slice(b"[[[[{{{{");
+                line.extend(tail);
+            }
+        }
+    }
+    for b in line.iter_mut() {
+        if *b == b'\n' {
+            *b = b' ';
+        }
+    }
+}
+
+/// A depth: mostly small, sometimes around the limits.
+fn depth(rng: &mut Rng) -> usize {
+    match rng.below(60) {
+        0 => 199_999,
+        1 => 200_001,
+        2..=4 => 50_000 + rng.below(1000),
+        5..=15 => 1_000 + rng.below(10_000),
+        _ => 1 + rng.below(200),
+    }
+}
+
+fn expr_request(expr: String, variables: Json) -> Json {
+    json!({ "kind": "expr", "expr": expr, "variables": variables })
+}
+
+fn config_request(syntax: &str, config: String, extensions: &[&str]) -> Json {
+    json!({ "kind": "config", "syntax": syntax, "config": config, "variables": {},
+            "extensions": extensions })
+}
+
+fn number_list(n: usize) -> Json {
+    json!({ "type": ["list", "number"], "value": (0..n).collect::<Vec<_>>() })
+}
+
+/// A generated request of one of the hostile families.
+fn generated(rng: &mut Rng) -> Json {
+    let n = depth(rng);
+    match rng.below(16) {
+        0 => {
+            let (open, close) =
+                *rng.pick(&[("[", "]"), ("(", ")"), ("{a = ", "}"), ("\"${", "}\"")]);
+            expr_request(open.repeat(n) + "1" + &close.repeat(n), json!({}))
+        }
+        1 => expr_request("-".repeat(n) + "1", json!({})),
+        2 => expr_request(vec!["1"; n.min(100_000) + 1].join(" + "), json!({})),
+        3 => json!({ "kind": "template", "variables": {},
+            "template": "%{ if true }".repeat(n) + "x" + &"%{ endif }".repeat(n) }),
+        4 => config_request("native", "b {\n".repeat(n) + &"}\n".repeat(n), &[]),
+        5 => config_request(
+            "native",
+            "dynamic \"b\" {\n for_each = [1]\n content {\n".repeat(n / 3)
+                + &"}\n}\n".repeat(n / 3),
+            &["dynblock"],
+        ),
+        6 => {
+            let size = 10 + rng.below(2000);
+            let levels = 2 + rng.below(3);
+            let mut expr = "1".to_string();
+            for level in 0..levels {
+                expr = format!("[for v{level} in l: {expr}]");
+            }
+            expr_request(format!("length({expr})"), json!({ "l": number_list(size) }))
+        }
+        7 => {
+            let big = "x".repeat(1 << (10 + rng.below(12)));
+            expr_request(
+                "[for a in l: [for b in l: s]]".into(),
+                json!({ "l": number_list(200 + rng.below(2000)),
+                        "s": { "type": "string", "value": big } }),
+            )
+        }
+        8 => {
+            let digits = 1 + rng.below(50_000);
+            let number = "9".repeat(digits);
+            let op = rng.pick(&["*", "+", "/", "%", "-"]);
+            expr_request(
+                format!("{number} {op} x"),
+                json!({ "x": { "type": "number",
+                "value": rng.pick(&["1e400000", "-1e-400000", "+Inf", "3", "0"]).to_string() } }),
+            )
+        }
+        9 => expr_request(
+            rng.pick(&[
+                "1e999999999",
+                "1e-999999999",
+                "0.1e-99999999999999999999",
+                "1.5e+",
+            ])
+            .to_string(),
+            json!({}),
+        ),
+        10 => {
+            let count = 1 + rng.below(100_000);
+            let config: String = (0..count).map(|i| format!("a{i} = {i}\n")).collect();
+            config_request("native", config, &[])
+        }
+        11 => {
+            let labels: String = (0..1 + rng.below(20_000))
+                .map(|i| format!(" \"l{i}\""))
+                .collect();
+            config_request("native", format!("b{labels} {{}}\n"), &[])
+        }
+        12 => {
+            let hostile: String = (0..1 + rng.below(200))
+                .map(|_| *rng.pick(HOSTILE))
+                .collect();
+            match rng.below(3) {
+                0 => expr_request(format!("\"{hostile}\""), json!({})),
+                1 => json!({ "kind": "template", "template": hostile, "variables": {} }),
+                _ => expr_request(format!("x{hostile}"), json!({})),
+            }
+        }
+        13 => {
+            let (open, close) = *rng.pick(&[("[", "]"), ("{\"a\": ", "}")]);
+            config_request(
+                "json",
+                format!("{{\"a\": {}1{}}}", open.repeat(n), close.repeat(n)),
+                &[],
+            )
+        }
+        14 => json!({ "kind": "typeexpr", "syntax": "native", "constraint": rng.chance(2),
+            "expr": "list(".repeat(n) + "string" + &")".repeat(n) }),
+        _ => json!({ "kind": "static", "syntax": "native", "analysis": "traversal",
+            "expr": "a".to_string() + &".b".repeat(n) }),
+    }
+}
+
+/// Runs the fuzzer on this (large-stack) thread.
+fn fuzz(seed: u64, seconds: u64, failure_file: &Path) {
+    let dir = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../suite"));
+    let suite = load_suite(dir).expect("the suite loads");
+    let requests: Vec<Json> = suite
+        .cases()
+        .map(|case| wire::request(&case.id, &case.input))
+        .collect();
+    let mut rng = Rng(seed | 1);
+    let mut hcl_ref = HclRef::start();
+    let deadline = Instant::now() + Duration::from_secs(seconds);
+    let mut sent = 0usize;
+    let mut families = [0usize; 3];
+    while Instant::now() < deadline {
+        let family = rng.below(10);
+        let line: Vec<u8> = match family {
+            // The suite's own requests, unchanged or mutated in their JSON.
+            0..=4 => {
+                let mut request = rng.pick(&requests).clone();
+                for _ in 0..rng.below(3) {
+                    mutate_json(&mut request, &mut rng);
+                }
+                request.to_string().into_bytes()
+            }
+            // ... or in their bytes.
+            5 | 6 => {
+                let mut line = rng.pick(&requests).to_string().into_bytes();
+                mutate_bytes(&mut line, &mut rng);
+                line
+            }
+            // Generated hostile requests.
+            _ => {
+                let mut request = generated(&mut rng);
+                request["id"] = json!(format!("g{sent}"));
+                request.to_string().into_bytes()
+            }
+        };
+        families[match family {
+            0..=4 => 0,
+            5 | 6 => 1,
+            _ => 2,
+        }] += 1;
+        if line.iter().all(u8::is_ascii_whitespace) {
+            // hcl-ref skips blank lines without an answer.
+            continue;
+        }
+        let outcome = hcl_ref.ask(&line).and_then(|answer| check(&line, &answer));
+        if let Err(why) = outcome {
+            let _ = std::fs::write(failure_file, &line);
+            panic!(
+                "request {sent} of seed {seed}: {why}\n(the request is in {}; replay with HCL_FUZZ_SEED={seed})",
+                failure_file.display()
+            );
+        }
+        sent += 1;
+    }
+    println!(
+        "seed {seed}: {sent} requests answered ({} suite requests mutated in JSON, {} in bytes, {} generated)",
+        families[0], families[1], families[2]
+    );
+}
+
+#[test]
+fn every_request_is_answered_with_one_line_carrying_its_id() {
+    let seed = std::env::var("HCL_FUZZ_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| {
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(1, |d| d.as_nanos() as u64)
+        });
+    let seconds = std::env::var("HCL_FUZZ_SECONDS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(40);
+    println!("protocol fuzz: seed {seed} (replay with HCL_FUZZ_SEED={seed}), {seconds} s");
+    let failure_file = Path::new(env!("CARGO_TARGET_TMPDIR")).join("protocol-fuzz-failure.json");
+    std::thread::Builder::new()
+        .stack_size(8 << 30)
+        .spawn(move || fuzz(seed, seconds, &failure_file))
+        .expect("a thread")
+        .join()
+        .expect("the fuzz run passes");
+}
