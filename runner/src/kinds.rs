@@ -443,11 +443,20 @@ impl Schema {
 /// text and every traversal step as `name`, `.attr` or `[KEY]`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
+#[schemars(transform = beside_others)]
 pub enum StaticShape {
     List(Vec<Text>),
     Map(Vec<Pair>),
     Call(Call),
     Traversal(Vec<Text>),
+}
+
+/// In an answer, a static result's member sits beside the id.
+fn beside_others(schema: &mut schemars::Schema) {
+    let variants = schema.get_mut("oneOf").and_then(|v| v.as_array_mut());
+    for variant in variants.into_iter().flatten().filter_map(|v| v.as_object_mut()) {
+        variant.remove("additionalProperties");
+    }
 }
 
 /// A key expression and a value expression of a map.

@@ -10,6 +10,7 @@ use schemars::JsonSchema;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
+use strum::VariantArray;
 
 /// Verdicts counted by status.
 pub type Counts = BTreeMap<Status, usize>;
@@ -50,20 +51,35 @@ impl Report {
             *areas.entry(case.area.into()).or_default().entry(case.status).or_default() += 1;
             *totals.entry(case.status).or_default() += 1;
         }
-        let git = std::process::Command::new("git").args(["rev-parse", "HEAD"]).current_dir(suite_dir).output();
+        let git = std::process::Command::new("git")
+            .args(["rev-parse", "HEAD"])
+            .current_dir(suite_dir)
+            .output();
         let commit = git.ok().filter(|o| o.status.success());
         let suite_commit = commit.map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string());
         let runner = format!("hcl-conformance {}", env!("CARGO_PKG_VERSION"));
         let profile = profile.into();
-        Report { runner, protocol: PROTOCOL_VERSION, suite_commit, profile, implementation, hello, totals, areas, cases }
+        Report {
+            runner,
+            protocol: PROTOCOL_VERSION,
+            suite_commit,
+            profile,
+            implementation,
+            hello,
+            totals,
+            areas,
+            cases,
+        }
     }
 
     /// The verdicts by area in a Markdown table, aligned: a column for each
     /// status that occurs (passed and failed always), a row for each area
     /// with cases, then the total.
     pub fn table(&self) -> String {
-        let occurs = |s: &Status| matches!(s, Status::Passed | Status::Failed) || self.totals.contains_key(s);
-        let columns: Vec<Status> = Status::ALL.into_iter().filter(occurs).collect();
+        let occurs = |s: &Status| {
+            matches!(s, Status::Passed | Status::Failed) || self.totals.contains_key(s)
+        };
+        let columns: Vec<Status> = Status::VARIANTS.iter().copied().filter(occurs).collect();
         let mut out = format!("| {:<15} |", "area");
         columns.iter().for_each(|s| out.push_str(&format!(" {:>7} |", s.name())));
         let rule = columns.iter().map(|s| format!("{}:|", "-".repeat(s.name().len().max(7) + 1)));
@@ -82,12 +98,20 @@ impl Report {
 
     /// The summary: the table, and how unsupported and error cases fared.
     pub fn summary(&self) -> String {
-        let mut out = format!("\nsummary: {}, profile {}\n\n{}", self.implementation, self.profile, self.table());
+        let mut out = format!(
+            "\nsummary: {}, profile {}\n\n{}",
+            self.implementation,
+            self.profile,
+            self.table()
+        );
         let needs = unsupported_by_need(&self.cases);
         if !needs.is_empty() {
             let shown: Vec<String> = needs.iter().map(|(n, k)| format!("{n} {k}")).collect();
             let shown = shown.join(", ");
-            let _ = writeln!(out, "  unsupported cases, by what they need (a case may need several): {shown}");
+            let _ = writeln!(
+                out,
+                "  unsupported cases, by what they need (a case may need several): {shown}"
+            );
         }
         let grades: Vec<_> = self.cases.iter().filter_map(|r| r.error_grade).collect();
         if !grades.is_empty() {
@@ -112,7 +136,10 @@ impl Report {
     /// JUnit XML: a test suite per area, a test case per case; unsupported
     /// cases and expected failures are skipped ones.
     pub fn junit(&self) -> String {
-        let mut report = quick_junit::Report::new(format!("hcl-conformance: {} ({})", self.implementation, self.profile));
+        let mut report = quick_junit::Report::new(format!(
+            "hcl-conformance: {} ({})",
+            self.implementation, self.profile
+        ));
         for area in areas::names().filter(|a| self.areas.contains_key(*a)) {
             let mut suite = TestSuite::new(area);
             for r in self.cases.iter().filter(|r| r.area == area) {
@@ -122,7 +149,10 @@ impl Report {
                     _ => TestCaseStatus::non_success(NonSuccessKind::Failure),
                 };
                 if r.status != Status::Passed {
-                    status.set_type(r.status.name()).set_message(&*r.reason).set_description(&*r.message);
+                    status
+                        .set_type(r.status.name())
+                        .set_message(&*r.reason)
+                        .set_description(&*r.message);
                 }
                 let (file, name) = r.id.split_once("::").unwrap_or(("", &r.id));
                 let mut case = TestCase::new(name, status);
@@ -137,7 +167,12 @@ impl Report {
     /// Markdown: the table, and each case that fails the run with its
     /// reason.
     pub fn markdown(&self) -> String {
-        let mut out = format!("# hcl-conformance: {}\n\nProfile: `{}`\n\n{}", self.implementation, self.profile, self.table());
+        let mut out = format!(
+            "# hcl-conformance: {}\n\nProfile: `{}`\n\n{}",
+            self.implementation,
+            self.profile,
+            self.table()
+        );
         let failing = self.cases.iter().filter(|r| r.status.fails_run());
         for (i, r) in failing.enumerate() {
             let heading = if i == 0 { "\n## Failing cases\n\n" } else { "" };

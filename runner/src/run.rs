@@ -9,59 +9,58 @@ use crate::suite::{Case, CaseInput, Expectation, SPEC_PROFILE};
 use crate::wire::{Capabilities, Outcome};
 use schemars::JsonSchema;
 use serde::Serialize;
-use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::Instant;
 
-/// How a case fared.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, JsonSchema)]
+/// How a case fared; the name is how tables show it.
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Serialize,
+    JsonSchema,
+    strum::IntoStaticStr,
+    strum::VariantArray,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum Status {
+    #[strum(serialize = "passed")]
     Passed,
     /// A wrong answer, or a broken one.
+    #[strum(serialize = "failed")]
     Failed,
     /// The implementation crashed on the case.
     #[serde(rename = "crash")]
+    #[strum(serialize = "CRASH")]
     Crashed,
     /// The implementation did not answer in time.
     #[serde(rename = "timeout")]
+    #[strum(serialize = "TIMEOUT")]
     TimedOut,
     /// The implementation cannot run the case; counted, never a failure.
+    #[strum(serialize = "unsupported")]
     Unsupported,
     /// Failed, and listed as a known failure.
+    #[strum(serialize = "expected failure")]
     ExpectedFailure,
     /// Listed as a known failure, but passed: the list must shrink.
+    #[strum(serialize = "unexpected pass")]
     UnexpectedPass,
 }
 
 impl Status {
-    /// Every status, in the order of the tables.
-    pub const ALL: [Status; 7] = [
-        Status::Passed,
-        Status::Failed,
-        Status::Crashed,
-        Status::TimedOut,
-        Status::Unsupported,
-        Status::ExpectedFailure,
-        Status::UnexpectedPass,
-    ];
-
     pub fn name(self) -> &'static str {
-        match self {
-            Status::Passed => "passed",
-            Status::Failed => "failed",
-            Status::Crashed => "CRASH",
-            Status::TimedOut => "TIMEOUT",
-            Status::Unsupported => "unsupported",
-            Status::ExpectedFailure => "expected failure",
-            Status::UnexpectedPass => "unexpected pass",
-        }
+        self.into()
     }
 
     /// Whether the status fails the run.
     pub fn fails_run(self) -> bool {
-        matches!(self, Status::Failed | Status::Crashed | Status::TimedOut | Status::UnexpectedPass)
+        self.is_failure() || self == Status::UnexpectedPass
     }
 
     /// Whether the case failed (judged without a list): a wrong or broken
@@ -72,32 +71,13 @@ impl Status {
 }
 
 /// Errors are graded in steps: rejected at all, in the expected phase, at
-/// the expected range (when the case pins one and the implementation
-/// reports ranges).
+/// the expected range (`None` when the case pins no range or the answer
+/// carries none).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct ErrorGrade {
     pub rejected: bool,
     pub right_phase: bool,
-    /// `None` when the case pins no range or the answer carries none.
     pub right_range: Option<bool>,
-}
-
-/// How an outcome fares against an error expectation.
-pub fn grade_error(expect: &Expectation, outcome: &Outcome) -> Option<ErrorGrade> {
-    let Expectation::Error { phase, range } = expect else {
-        return None;
-    };
-    Some(match outcome {
-        Outcome::Error(error) => ErrorGrade {
-            rejected: true,
-            right_phase: error.phase.0 == *phase,
-            right_range: match range {
-                Some(range) if !error.ranges().is_empty() => Some(error.ranges().contains(range)),
-                _ => None,
-            },
-        },
-        _ => ErrorGrade::default(),
-    })
 }
 
 /// The verdict on one case, as reports show it.
@@ -122,13 +102,28 @@ pub struct CaseRecord {
     pub error_grade: Option<ErrorGrade>,
 }
 
+impl CaseRecord {
+    fn new(case: &Case, status: Status, reason: String, message: String) -> CaseRecord {
+        let (id, area, kind) = (case.id.clone(), case.area, Named(case.input.kind()));
+        CaseRecord {
+            id,
+            area,
+            kind,
+            status,
+            reason,
+            message,
+            needs: Vec::new(),
+            seconds: 0.0,
+            error_grade: None,
+        }
+    }
+}
+
 /// What the comparison may look at for this case, by the implementation's
 /// features; everything for the reference interpreter in-process
 /// (`capabilities` is `None`).
 pub fn grading(case: &Case, capabilities: Option<&Capabilities>) -> Grading {
-    let Some(c) = capabilities else {
-        return Grading::FULL;
-    };
+    let Some(c) = capabilities else { return Grading::FULL };
     let has = |feature: &str| c.features.contains(feature);
     Grading {
         exact_types: has(needs::EXACT_TYPES),
@@ -149,72 +144,55 @@ pub fn judge(
 ) -> CaseRecord {
     let at = format!("{}: case {}", case.location(), case.id);
     let expect = case.expectation_for(profile);
-    let record = |status, message: String, reason: String| CaseRecord {
-        id: case.id.clone(),
-        area: case.area,
-        kind: Named(case.input.kind()),
-        status,
-        reason,
-        message,
-        needs: Vec::new(),
-        seconds: 0.0,
+    let record = |status, reason: String, message: String| CaseRecord {
         error_grade: grade_error(expect, outcome),
+        ..CaseRecord::new(case, status, reason, message)
     };
-    let broken = |why: String| {
-        let reason = format!("broken answer: {}", first_line(&why));
-        record(Status::Failed, format!("{at}: broken answer: {why}"), reason)
+    let failed = |status, what: &str, why: &str| {
+        record(status, format!("{what}: {}", first_line(why)), format!("{at}: {what}: {why}"))
     };
     match outcome {
         Outcome::Unsupported(why) => CaseRecord {
             needs: vec!["answered unsupported".into()],
             ..record(
                 Status::Unsupported,
-                why.clone(),
                 format!("the implementation answered unsupported: {}", first_line(why)),
+                why.clone(),
             )
         },
-        Outcome::Crashed(why) => record(
-            Status::Crashed,
-            format!("{at}: CRASH: {why}"),
-            format!("CRASH: {}", first_line(why)),
-        ),
+        Outcome::Crashed(why) => failed(Status::Crashed, "CRASH", why),
         Outcome::TimedOut(why) => {
-            record(Status::TimedOut, format!("{at}: TIMEOUT: {why}"), "TIMEOUT".into())
+            CaseRecord { reason: "TIMEOUT".into(), ..failed(Status::TimedOut, "TIMEOUT", why) }
         }
-        Outcome::Broken(why) => broken(why.clone()),
-        Outcome::Malformed(why) => broken(format!(
-            "malformed answer: the implementation could not read the request: {why}"
-        )),
+        Outcome::Broken(why) => failed(Status::Failed, "broken answer", why),
+        Outcome::Malformed(why) => failed(
+            Status::Failed,
+            "broken answer",
+            &format!("malformed answer: the implementation could not read the request: {why}"),
+        ),
         _ => match check_with(expect, outcome, &grading(case, capabilities)) {
             Ok(()) => record(Status::Passed, String::new(), String::new()),
             Err(mismatch) => {
-                let of_profile = if profile != SPEC_PROFILE && case.profiles.contains_key(profile) {
+                let own = profile != SPEC_PROFILE && case.profiles.contains_key(profile);
+                let of_profile = if own {
                     format!(" (expectation of profile {profile})")
                 } else {
                     String::new()
                 };
                 let message = format!("{at} failed{of_profile}\n{}", mismatch.report());
-                record(Status::Failed, message, mismatch.first_difference)
+                record(Status::Failed, mismatch.first_difference, message)
             }
         },
     }
 }
 
-/// The verdict on a case the implementation cannot run: unsupported, with
-/// every missing capability named.
-pub fn unsupported(case: &Case, missing: Vec<String>) -> CaseRecord {
-    let reason = format!("needs {}", missing.join(", "));
-    CaseRecord {
-        id: case.id.clone(),
-        area: case.area,
-        kind: Named(case.input.kind()),
-        status: Status::Unsupported,
-        message: format!("unsupported ({reason})"),
-        reason,
-        needs: missing,
-        seconds: 0.0,
-        error_grade: None,
-    }
+/// How an outcome fares against an error expectation.
+pub fn grade_error(expect: &Expectation, outcome: &Outcome) -> Option<ErrorGrade> {
+    let Expectation::Error { phase, range } = expect else { return None };
+    let Outcome::Error(error) = outcome else { return Some(ErrorGrade::default()) };
+    let ranges = error.ranges();
+    let right_range = range.as_ref().filter(|_| !ranges.is_empty()).map(|r| ranges.contains(r));
+    Some(ErrorGrade { rejected: true, right_phase: *error.phase == *phase, right_range })
 }
 
 /// Something that answers a case's input.
@@ -229,30 +207,34 @@ pub struct RunSettings {
     pub known_failures: KnownFailures,
 }
 
-/// Runs one case: unsupported when the implementation lacks something it
-/// needs, else judged (a panic of the runner or of the reference
-/// interpreter is the case's failure), then held against the known-failure
-/// list.
+/// Runs one case: unsupported, naming every capability it needs and the
+/// implementation lacks; else judged (a panic of the runner or of the
+/// reference interpreter is the case's failure); then held against the
+/// known-failure list.
 pub fn run_case(case: &Case, settings: &RunSettings) -> CaseRecord {
-    let missing = settings
-        .capabilities
-        .as_ref()
-        .map(|c| missing_capabilities(case, &settings.profile, c))
-        .unwrap_or_default();
+    let capabilities = settings.capabilities.as_ref();
+    let missing =
+        capabilities.map(|c| missing_capabilities(case, &settings.profile, c)).unwrap_or_default();
     if !missing.is_empty() {
-        return apply_list(&settings.known_failures, case, unsupported(case, missing));
+        let reason = format!("needs {}", missing.join(", "));
+        let record = CaseRecord::new(
+            case,
+            Status::Unsupported,
+            reason.clone(),
+            format!("unsupported ({reason})"),
+        );
+        return apply_list(&settings.known_failures, case, CaseRecord { needs: missing, ..record });
     }
-    let started = Instant::now();
-    let outcome = catch_unwind(AssertUnwindSafe(|| (settings.implementation)(&case.input)))
-        .unwrap_or_else(|panic| {
-            let why = panic
-                .downcast_ref::<String>()
-                .map(String::as_str)
-                .or_else(|| panic.downcast_ref::<&str>().copied())
-                .unwrap_or("");
-            Outcome::Broken(format!("the runner panicked: {why}"))
-        });
-    let record = judge(case, &outcome, &settings.profile, settings.capabilities.as_ref());
+    let started = std::time::Instant::now();
+    let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        (settings.implementation)(&case.input)
+    }));
+    let outcome = run.unwrap_or_else(|panic| {
+        let why = panic.downcast_ref::<String>().map(String::as_str);
+        let why = why.or_else(|| panic.downcast_ref::<&str>().copied()).unwrap_or("");
+        Outcome::Broken(format!("the runner panicked: {why}"))
+    });
+    let record = judge(case, &outcome, &settings.profile, capabilities);
     CaseRecord {
         seconds: started.elapsed().as_secs_f64(),
         ..apply_list(&settings.known_failures, case, record)
@@ -263,28 +245,22 @@ pub fn run_case(case: &Case, settings: &RunSettings) -> CaseRecord {
 /// expected; a listed case that passed, or (listed by hand) that the
 /// implementation cannot run, is an unexpected pass: the list must shrink.
 fn apply_list(list: &KnownFailures, case: &Case, record: CaseRecord) -> CaseRecord {
-    let Some(listing) = list.listing(&case.id) else {
-        return record;
-    };
+    let Some(listing) = list.listing(&case.id) else { return record };
     let (place, reason) = (&listing.place, &listing.reason);
     let how = match record.status {
         s if s.is_failure() => {
-            return CaseRecord {
-                status: Status::ExpectedFailure,
-                message: format!("expected failure ({place}: {reason})\n{}", record.message),
-                ..record
-            }
+            let message = format!("expected failure ({place}: {reason})\n{}", record.message);
+            return CaseRecord { status: Status::ExpectedFailure, message, ..record };
         }
         Status::Passed => "passed".to_string(),
         Status::Unsupported if listing.by_hand => format!("is {}", record.message),
         _ => return record,
     };
+    let (location, id) = (case.location(), &case.id);
     CaseRecord {
         status: Status::UnexpectedPass,
         message: format!(
-            "{}: case {} {how}, but {place} lists it as an expected failure ({reason}): remove it from the list",
-            case.location(),
-            case.id
+            "{location}: case {id} {how}, but {place} lists it as an expected failure ({reason}): remove it from the list"
         ),
         reason: format!("listed as an expected failure, but {how}"),
         ..record
@@ -299,8 +275,7 @@ pub fn run_cases(
     jobs: usize,
     each: &(dyn Fn(&CaseRecord) + Sync),
 ) -> Vec<CaseRecord> {
-    let next = AtomicUsize::new(0);
-    let records = Mutex::new(Vec::with_capacity(cases.len()));
+    let (next, records) = (AtomicUsize::new(0), Mutex::new(Vec::with_capacity(cases.len())));
     std::thread::scope(|scope| {
         for _ in 0..jobs.max(1) {
             scope.spawn(|| {

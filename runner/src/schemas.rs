@@ -5,7 +5,7 @@
 
 use crate::report::Report;
 use crate::wire::{AnswerLine, Hello, HelloAnswer, Request, RequestLine};
-use schemars::{JsonSchema, Schema};
+use schemars::{generate::SchemaSettings, JsonSchema, Schema};
 
 /// A request line: `hello`, or a case's input.
 #[derive(JsonSchema)]
@@ -30,6 +30,13 @@ pub fn schemas() -> Vec<(&'static str, Schema)> {
     vec![
         ("request.schema.json", schemars::schema_for!(AnyRequest)),
         ("answer.schema.json", schemars::schema_for!(AnyAnswer)),
-        ("report.schema.json", schemars::schema_for!(Report)),
+        // What the runner writes, members left out when empty included.
+        (
+            "report.schema.json",
+            SchemaSettings::draft2020_12()
+                .for_serialize()
+                .into_generator()
+                .into_root_schema_for::<Report>(),
+        ),
     ]
 }

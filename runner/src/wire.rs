@@ -84,7 +84,9 @@ pub fn type_from_json(json: &Json, depth: usize) -> Result<Type, String> {
             if optional.len() < 2
                 && optional.iter().all(|names| {
                     let names = names.as_array().map(|n| n.iter().map(Json::as_str));
-                    names.is_some_and(|mut n| n.all(|n| n.is_some_and(|n| attributes.contains_key(n))))
+                    names.is_some_and(|mut n| {
+                        n.all(|n| n.is_some_and(|n| attributes.contains_key(n)))
+                    })
                 }) =>
         {
             let attributes = attributes.iter().map(|(k, t)| Ok((k.clone(), inner(t)?)));

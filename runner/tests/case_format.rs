@@ -60,7 +60,12 @@ fn yaml_syntax_errors_name_the_line() {
     let text =
         format!("{HEADER}cases:\n  - name: bad\n    types: [number, string\n    kind: unify\n");
     // Where the problem shows, and where what it breaks starts.
-    expect_error("syntax", &text, 6, "while parsing a flow sequence at line 5");
+    expect_error(
+        "syntax",
+        &text,
+        6,
+        "while parsing a flow sequence at line 5",
+    );
 }
 
 #[test]

@@ -6,10 +6,10 @@
 
 use hcl_conformance::kinds::{Input, Syntax, Text};
 use hcl_conformance::suite::{load_suite, TypedValue};
-use std::collections::BTreeMap;
 use hcl_interpreter::native::{eval_config, eval_expression, eval_template};
 use hcl_interpreter::typeexpr::{json_type, native_type, Mode};
 use hcl_interpreter::EvalContext;
+use std::collections::BTreeMap;
 use std::path::Path;
 
 /// xorshift64*: small, deterministic, good enough to mutate text.
@@ -74,7 +74,9 @@ fn mutated_suite_inputs_never_crash() {
             };
             match &c.input {
                 Input::Expr(e) => Some(("expr", e.expr.0.clone(), variables(&e.variables))),
-                Input::Template(t) => Some(("template", t.template.0.clone(), variables(&t.variables))),
+                Input::Template(t) => {
+                    Some(("template", t.template.0.clone(), variables(&t.variables)))
+                }
                 Input::Config(c) => Some(("config", c.config.0.clone(), variables(&c.variables))),
                 Input::TypeExpr(t) if *t.syntax == Syntax::Json => {
                     Some(("typeexpr-json", t.expr.0.clone(), Default::default()))

@@ -212,7 +212,10 @@ fn every_case_file_and_requirement_falls_in_a_named_area() {
     assert_eq!(area_of("hclsyntax-spec.md#keywords"), "lexical");
     assert_eq!(area_of("hclsyntax-spec.md#template-literals"), "templates");
     assert_eq!(area_of("hclsyntax-spec.md#logic-operators"), "expressions");
-    assert_eq!(area_of("hclsyntax-spec.md#static-analysis"), "static analysis");
+    assert_eq!(
+        area_of("hclsyntax-spec.md#static-analysis"),
+        "static analysis"
+    );
     assert_eq!(area_of("spec.md#static-analysis"), "static analysis");
     assert_eq!(area_of("spec.md#schema-driven-processing"), "bodies");
     assert_eq!(area_of("json-spec.md#static-analysis"), "JSON syntax");
@@ -259,7 +262,10 @@ fn a_matrix_configuration_is_read_and_its_mistakes_named_by_line() {
     ];
     for (text, expected) in mistakes {
         let error = parse_config(path, text).unwrap_err();
-        assert!(error.starts_with(expected), "{text:?}: `{error}` is not `{expected}...`");
+        assert!(
+            error.starts_with(expected),
+            "{text:?}: `{error}` is not `{expected}...`"
+        );
     }
 }
 

@@ -2,8 +2,8 @@
 //! caught by the comparison against the reference interpreter's outcome.
 
 use hcl_conformance::compare::check;
-use hcl_conformance::reference;
 use hcl_conformance::kinds::{Pair, StaticShape};
+use hcl_conformance::reference;
 use hcl_conformance::suite::{load_suite, Expectation, Expected, ExpectedValue};
 use hcl_interpreter::number::Number;
 use hcl_interpreter::{Phase, Type};

@@ -11,8 +11,8 @@
 //!   writes the request that caused it to `protocol-fuzz-failure.json` in
 //!   the test's temporary folder.
 
-use hcl_conformance::suite::load_suite;
 use hcl_conformance::kinds::{Keyword, Kind, MAX_DEPTH};
+use hcl_conformance::suite::load_suite;
 use hcl_conformance::wire::{self, RequestLine};
 use serde::Deserialize;
 use serde_json::{json, Value as Json};
@@ -240,10 +240,16 @@ fn check(request: &[u8], answer: &[u8]) -> Result<(), String> {
         .and_then(|r| r.get("kind").and_then(Json::as_str).map(str::to_string))
     {
         let answered = !matches!(found[0], "malformed" | "unsupported" | "capabilities");
-        if let Some(kind) = Kind::ALL.iter().find(|k| k.name() == kind).filter(|_| answered) {
+        if let Some(kind) = Kind::ALL
+            .iter()
+            .find(|k| k.name() == kind)
+            .filter(|_| answered)
+        {
             wire::outcome_from_answer(&parsed, *kind)
                 .map(drop)
-                .map_err(|e| format!("the answer does not read as one to `{}`: {e}", kind.name()))?;
+                .map_err(|e| {
+                    format!("the answer does not read as one to `{}`: {e}", kind.name())
+                })?;
         }
     }
     Ok(())

@@ -29,7 +29,12 @@ fn run_case_file(path: &Path) -> datatest_stable::Result<()> {
         Ok(())
     } else {
         let n = file.cases.len();
-        Err(format!("{} of {n} cases failed:\n\n{}", failures.len(), failures.join("\n\n")).into())
+        Err(format!(
+            "{} of {n} cases failed:\n\n{}",
+            failures.len(),
+            failures.join("\n\n")
+        )
+        .into())
     }
 }
 

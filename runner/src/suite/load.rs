@@ -265,7 +265,8 @@ pub fn load_file(
         let message = e.to_string();
         let (problem, rest) = message.split_once(" at line ").unwrap_or((&message, ""));
         let context = rest.split_once(", ").map_or("", |(_, context)| context);
-        let message = if context.is_empty() { problem.to_string() } else { format!("{problem}, {context}") };
+        let message =
+            if context.is_empty() { problem.to_string() } else { format!("{problem}, {context}") };
         match message.contains("recursion limit exceeded") {
             true => vec![error(line, too_deep.clone())],
             false => vec![error(line, message)],
