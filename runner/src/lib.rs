@@ -5,6 +5,7 @@
 //! From the bottom up (each module uses only those above it in this list):
 //! - [`kinds`]: the case kinds, declared once for case files and requests.
 //! - [`areas`]: the areas of the suite, from the spec's sections.
+//! - [`values`]: values read by type, as case files write them.
 //! - [`wire`]: the protocol (`runner/PROTOCOL.md`): requests, answers, and
 //!   go-cty's encoding of types and values.
 //! - [`requirements`]: the spec requirements cases cite, and coverage.
@@ -36,4 +37,5 @@ pub mod run;
 pub mod schemas;
 pub mod subprocess;
 pub mod suite;
+pub mod values;
 pub mod wire;

@@ -59,11 +59,13 @@ enum Command {
         #[command(flatten)]
         suite: SuiteArg,
     },
-    /// Run the reference interpreter and every configured implementation over
-    /// the whole suite; write DIR/matrix.md (passed / failed / unsupported by
-    /// area), DIR/matrix-details.json and DIR/known-failures/NAME.txt (the
-    /// list each one's results call for); fail when an implementation's
-    /// failures differ from its list
+    /// Run every configured implementation over the whole suite, as one table
+    ///
+    /// Runs the reference interpreter and every implementation of the
+    /// configuration; writes DIR/matrix.md (passed / failed / unsupported by
+    /// area), DIR/matrix-details.json and DIR/known-failures/NAME.txt (the list
+    /// each one's results call for); fails when an implementation's failures
+    /// differ from its list.
     Matrix {
         /// The implementations, in TOML (runner/PROTOCOL.md § The conformance matrix)
         #[arg(long, value_name = "FILE")]

@@ -5,7 +5,7 @@
 //! `"+Inf"`/`"-Inf"`.
 
 use crate::kinds::{Body, Input, Keyword, Kind, Named, StaticShape, MAX_DEPTH};
-use crate::suite::read_typed_value;
+use crate::values::read_typed_value;
 use hcl_interpreter::convert::Safety;
 use hcl_interpreter::{Diagnostic, Phase, Type, Value};
 use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};

@@ -7,8 +7,9 @@
 mod load;
 pub mod yaml;
 
+pub use crate::values::{read_typed_value, ExpectedValue};
 pub use load::{find_suite_dir, load_file, load_suite, LoadError, Suite};
-pub use yaml::{read_typed_value, ExpectedValue, TypeText, TypedValue};
+pub use yaml::{TypeText, TypedValue};
 
 use crate::kinds::{Body, Input, StaticShape};
 use hcl_interpreter::convert::Safety;
