@@ -72,7 +72,9 @@ pub fn area_of(section: &str) -> &'static str {
             })
         })
     };
-    names(Some(anchor)).or_else(|| names(None)).map_or(OTHER, |(name, _)| name)
+    names(Some(anchor))
+        .or_else(|| names(None))
+        .map_or(OTHER, |(name, _)| name)
 }
 
 /// The names of the areas in table order, then [`OTHER`].

@@ -25,7 +25,11 @@ impl Mismatch {
     /// The first difference and a unified diff of the two renderings.
     pub fn report(&self) -> String {
         let diff = similar::TextDiff::from_lines(&self.expected, &self.actual);
-        let diff = diff.unified_diff().context_radius(3).header("expected", "actual").to_string();
+        let diff = diff
+            .unified_diff()
+            .context_radius(3)
+            .header("expected", "actual")
+            .to_string();
         format!("first difference: {}\n{diff}", self.first_difference)
     }
 }
@@ -105,10 +109,18 @@ fn weaken(expect: &Expectation, grading: &Grading) -> Expectation {
             }
         }
         Expectation::Error { phase, range } if !grading.parse_only || *phase == Phase::Parse => {
-            Expectation::Error { phase: *phase, range: range.clone().filter(|_| grading.ranges) }
+            Expectation::Error {
+                phase: *phase,
+                range: range.clone().filter(|_| grading.ranges),
+            }
         }
         _ if grading.parse_only => Expectation::Result(true),
-        Expectation::Value { ty, value, safety, order_any } => Expectation::Value {
+        Expectation::Value {
+            ty,
+            value,
+            safety,
+            order_any,
+        } => Expectation::Value {
             ty: ty.clone(),
             value: value.clone(),
             safety: safety.filter(|_| grading.safety),
@@ -122,23 +134,39 @@ fn first_difference(expect: &Expectation, outcome: &Outcome, grading: &Grading) 
     let parse_only = grading.parse_only;
     match (expect, outcome) {
         (Expectation::OneOf(options), _) => {
-            let misses = options.iter().map(|option| first_difference(option, outcome, grading));
+            let misses = options
+                .iter()
+                .map(|option| first_difference(option, outcome, grading));
             let misses: Vec<String> = misses.collect::<Option<_>>()?;
-            Some(format!("none of the accepted results: {}", misses.join("; ")))
+            Some(format!(
+                "none of the accepted results: {}",
+                misses.join("; ")
+            ))
         }
         (Expectation::Result(true), Outcome::Parsed(true)) if parse_only => None,
         (Expectation::Error { .. }, outcome)
             if parse_only && !matches!(outcome, Outcome::Error(_)) =>
         {
-            Some(format!("expected an error in phase parse, got {}", describe_outcome(outcome)))
+            Some(format!(
+                "expected an error in phase parse, got {}",
+                describe_outcome(outcome)
+            ))
         }
         (Expectation::Result(true), outcome) if parse_only => Some(format!(
             "expected the source to parse (`parsed: true`), got {}",
             describe_outcome(outcome)
         )),
         (
-            Expectation::Value { ty, value, safety, order_any },
-            Outcome::Value { value: actual, safety: got },
+            Expectation::Value {
+                ty,
+                value,
+                safety,
+                order_any,
+            },
+            Outcome::Value {
+                value: actual,
+                safety: got,
+            },
         ) => {
             let actual_type = actual.ty();
             if grading.exact_types && actual_type != *ty {
@@ -175,9 +203,17 @@ fn first_difference(expect: &Expectation, outcome: &Outcome, grading: &Grading) 
             Some(format!("expected {b}, got {actual}"))
         }
         (Expectation::Error { phase, .. }, Outcome::Error(error)) if *phase != *error.phase => {
-            Some(format!("expected an error in phase {phase}, got one in phase {}", *error.phase))
+            Some(format!(
+                "expected an error in phase {phase}, got one in phase {}",
+                *error.phase
+            ))
         }
-        (Expectation::Error { range: Some(range), .. }, Outcome::Error(error)) => {
+        (
+            Expectation::Error {
+                range: Some(range), ..
+            },
+            Outcome::Error(error),
+        ) => {
             let ranges = error.ranges();
             let a = if parse_only { "a parse" } else { "an" };
             let shown = ranges.join(", ");
@@ -207,12 +243,25 @@ fn compare_body(
     path: &str,
     grading: &Grading,
 ) -> Option<String> {
-    if let Some(missing) = expected.attributes.keys().find(|k| !actual.attributes.contains_key(*k))
+    if let Some(missing) = expected
+        .attributes
+        .keys()
+        .find(|k| !actual.attributes.contains_key(*k))
     {
-        return Some(format!("{path}: expected the attribute {:?}, which is missing", missing.0));
+        return Some(format!(
+            "{path}: expected the attribute {:?}, which is missing",
+            missing.0
+        ));
     }
-    if let Some(extra) = actual.attributes.keys().find(|k| !expected.attributes.contains_key(*k)) {
-        return Some(format!("{path}: got the unexpected attribute {:?}", extra.0));
+    if let Some(extra) = actual
+        .attributes
+        .keys()
+        .find(|k| !expected.attributes.contains_key(*k))
+    {
+        return Some(format!(
+            "{path}: got the unexpected attribute {:?}",
+            extra.0
+        ));
     }
     for (name, Expected { ty, value }) in &expected.attributes {
         let at = format!("{path}.{name}");
@@ -235,7 +284,11 @@ fn compare_body(
     }
     let (e, a) = (&expected.blocks, &actual.blocks);
     if e.len() != a.len() {
-        return Some(format!("{path}: expected {} blocks, got {}", e.len(), a.len()));
+        return Some(format!(
+            "{path}: expected {} blocks, got {}",
+            e.len(),
+            a.len()
+        ));
     }
     for (i, (e, a)) in e.iter().zip(a).enumerate() {
         let at = format!("{path}.blocks[{i}]");
@@ -261,9 +314,9 @@ fn compare_body(
     }
     match (&expected.remain, &actual.remain) {
         (None, None) => None,
-        (Some(_), None) => {
-            Some(format!("{path}: expected a remaining body (partial processing), got none"))
-        }
+        (Some(_), None) => Some(format!(
+            "{path}: expected a remaining body (partial processing), got none"
+        )),
         (None, Some(_)) => Some(format!(
             "{path}: got a remaining body, but the case processes the body exhaustively"
         )),
@@ -317,26 +370,41 @@ fn compare_value(
     path: &str,
     order_any: bool,
 ) -> Option<String> {
-    let at = |what: String| Some(if path.is_empty() { what } else { format!("{path}: {what}") });
+    let at = |what: String| {
+        Some(if path.is_empty() {
+            what
+        } else {
+            format!("{path}: {what}")
+        })
+    };
     let elements = |items: &[ExpectedValue], elements: &[Value]| {
         let mut zipped = items.iter().zip(elements).enumerate();
         zipped.find_map(|(i, (e, a))| compare_value(e, a, &format!("{path}[{i}]"), false))
     };
     match (expected, actual) {
         (ExpectedValue::Unknown, Value::Unknown(_)) | (ExpectedValue::Null, Value::Null(_)) => None,
-        (ExpectedValue::Unknown, other) => {
-            at(format!("expected an unknown value, got {}", show_actual(other)))
-        }
+        (ExpectedValue::Unknown, other) => at(format!(
+            "expected an unknown value, got {}",
+            show_actual(other)
+        )),
         (ExpectedValue::Null, other) => at(format!("expected null, got {}", show_actual(other))),
-        (_, Value::Unknown(_)) => {
-            at(format!("expected {}, got an unknown value", show_expected(expected)))
-        }
+        (_, Value::Unknown(_)) => at(format!(
+            "expected {}, got an unknown value",
+            show_expected(expected)
+        )),
         (_, Value::Null(_)) => at(format!("expected {}, got null", show_expected(expected))),
         (ExpectedValue::String(e), Value::String(a)) if e == a => None,
         (ExpectedValue::Number(e), Value::Number(a)) if e == a => None,
         (ExpectedValue::Bool(e), Value::Bool(a)) if e == a => None,
-        (ExpectedValue::Approx { value, tolerance, .. }, Value::Number(a)) => {
-            let distance = a.subtract(value).map(|d| if d.signum() < 0 { d.negate() } else { d });
+        (
+            ExpectedValue::Approx {
+                value, tolerance, ..
+            },
+            Value::Number(a),
+        ) => {
+            let distance = a
+                .subtract(value)
+                .map(|d| if d.signum() < 0 { d.negate() } else { d });
             match distance.is_ok_and(|d| d <= *tolerance) {
                 true => None,
                 false => at(format!(
@@ -354,7 +422,11 @@ fn compare_value(
         (ExpectedValue::Sequence(items), Value::List(_, a) | Value::Tuple(a))
             if items.len() != a.len() =>
         {
-            at(format!("expected {} elements, got {}", items.len(), a.len()))
+            at(format!(
+                "expected {} elements, got {}",
+                items.len(),
+                a.len()
+            ))
         }
         (ExpectedValue::Sequence(items), Value::List(_, a) | Value::Tuple(a)) => elements(items, a),
         (ExpectedValue::Mapping(entries), Value::Map(_, actual) | Value::Object(actual)) => {
@@ -368,9 +440,11 @@ fn compare_value(
                 .iter()
                 .find_map(|(k, e)| compare_value(e, &actual[k], &format!("{path}[{k:?}]"), false))
         }
-        (expected, actual) => {
-            at(format!("expected {}, got {}", show_expected(expected), show_actual(actual)))
-        }
+        (expected, actual) => at(format!(
+            "expected {}, got {}",
+            show_expected(expected),
+            show_actual(actual)
+        )),
     }
 }
 
@@ -378,8 +452,16 @@ fn compare_value(
 /// element.
 fn compare_unordered(items: &[ExpectedValue], elements: &[Value], path: &str) -> Option<String> {
     if items.len() != elements.len() {
-        let at = if path.is_empty() { String::new() } else { format!("{path}: ") };
-        return Some(format!("{at}expected {} elements, got {}", items.len(), elements.len()));
+        let at = if path.is_empty() {
+            String::new()
+        } else {
+            format!("{path}: ")
+        };
+        return Some(format!(
+            "{at}expected {} elements, got {}",
+            items.len(),
+            elements.len()
+        ));
     }
     let mut used = vec![false; elements.len()];
     for (i, item) in items.iter().enumerate() {
@@ -429,14 +511,18 @@ fn value_json(e: &ExpectedValue) -> Json {
         ExpectedValue::String(s) => s.as_str().into(),
         ExpectedValue::Number(n) => {
             let text = n.to_decimal_string();
-            text.parse::<serde_json::Number>().map_or(Json::String(text), Json::Number)
+            text.parse::<serde_json::Number>()
+                .map_or(Json::String(text), Json::Number)
         }
         ExpectedValue::Approx { text, .. } => format!("!approx {text}").into(),
         ExpectedValue::Bool(b) => (*b).into(),
         ExpectedValue::Sequence(items) => items.iter().map(value_json).collect(),
-        ExpectedValue::Mapping(entries) => {
-            Json::Object(entries.iter().map(|(k, v)| (k.clone(), value_json(v))).collect())
-        }
+        ExpectedValue::Mapping(entries) => Json::Object(
+            entries
+                .iter()
+                .map(|(k, v)| (k.clone(), value_json(v)))
+                .collect(),
+        ),
     }
 }
 
@@ -446,7 +532,10 @@ fn typed_json(ty: &Type, value: &ExpectedValue) -> Json {
 
 /// A body as JSON, its attributes written by `attribute`.
 fn body_json<A>(body: &Body<A>, attribute: &dyn Fn(&A) -> Json) -> Json {
-    let attributes = body.attributes.iter().map(|(k, v)| (k.0.clone(), attribute(v)));
+    let attributes = body
+        .attributes
+        .iter()
+        .map(|(k, v)| (k.0.clone(), attribute(v)));
     let blocks = body
         .blocks
         .iter()
@@ -462,7 +551,9 @@ fn body_json<A>(body: &Body<A>, attribute: &dyn Fn(&A) -> Json) -> Json {
 /// implementation, `Result(true)` is `parsed: true`).
 fn expected_json(expect: &Expectation, parse_only: bool) -> Json {
     match expect {
-        Expectation::Value { ty, value, safety, .. } => {
+        Expectation::Value {
+            ty, value, safety, ..
+        } => {
             let mut json = json!({ "value": typed_json(ty, value) });
             if let Some(safety) = safety {
                 json["safety"] = safety.name().into();
@@ -476,7 +567,10 @@ fn expected_json(expect: &Expectation, parse_only: bool) -> Json {
         Expectation::Static(shape) => json!(shape),
         Expectation::Result(b) if parse_only => json!({ "parsed": b }),
         Expectation::Result(b) => json!({ "result": b }),
-        Expectation::Error { phase, range: Some(range) } => {
+        Expectation::Error {
+            phase,
+            range: Some(range),
+        } => {
             json!({ "error": phase.name(), "range": range })
         }
         Expectation::Error { phase, range: None } => json!({ "error": phase.name() }),

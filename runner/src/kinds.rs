@@ -61,7 +61,11 @@ impl<'de> Deserialize<'de> for Text {
 
 /// A visitor of a string (read by `.1`) or, when `.2` is given, of a
 /// mapping `M`, expecting `.0`.
-struct Expecting<T, M>(&'static str, fn(&str) -> Result<T, String>, Option<fn(M) -> T>);
+struct Expecting<T, M>(
+    &'static str,
+    fn(&str) -> Result<T, String>,
+    Option<fn(M) -> T>,
+);
 
 impl<'de, T, M: Deserialize<'de>> Visitor<'de> for Expecting<T, M> {
     type Value = T;
@@ -107,7 +111,11 @@ impl<'de, K: Keyword> Deserialize<'de> for Named<K> {
         let known = K::ALL.iter().find(|k| k.name() == &*text).copied();
         let names = || names::<K>().join(", ");
         known.map(Named).ok_or_else(|| {
-            de::Error::custom(format!("unknown {} `{text}`; it is one of {}", K::WHAT, names()))
+            de::Error::custom(format!(
+                "unknown {} `{text}`; it is one of {}",
+                K::WHAT,
+                names()
+            ))
         })
     }
 }
@@ -137,8 +145,18 @@ keyword!(Op, "operation", &Op::ALL, Op::name);
 keyword!(Analysis, "analysis", &Analysis::ALL, Analysis::name);
 keyword!(Phase, "phase", &Phase::ALL, Phase::name);
 keyword!(Safety, "safety", &Safety::ALL, Safety::name);
-keyword!(Kind, "kind", <Kind as strum::VariantArray>::VARIANTS, <&str>::from);
-keyword!(Syntax, "syntax", &[Syntax::Native, Syntax::Json], <&str>::from);
+keyword!(
+    Kind,
+    "kind",
+    <Kind as strum::VariantArray>::VARIANTS,
+    <&str>::from
+);
+keyword!(
+    Syntax,
+    "syntax",
+    &[Syntax::Native, Syntax::Json],
+    <&str>::from
+);
 
 /// The concrete syntax of a source text.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, strum::IntoStaticStr)]
@@ -311,9 +329,11 @@ impl<T, V> Input<T, V> {
             };
         match self {
             Input::Unify(u) if u.types.is_empty() => Err("`types` lists at least one type".into()),
-            Input::Operation(o) if o.operands.len() != o.op.arity() => {
-                Err(format!("`operands`: `{}` takes {} operand(s)", o.op.name(), o.op.arity()))
-            }
+            Input::Operation(o) if o.operands.len() != o.op.arity() => Err(format!(
+                "`operands`: `{}` takes {} operand(s)",
+                o.op.name(),
+                o.op.arity()
+            )),
             Input::Expr(e) => known(&e.extensions, "typeexpr"),
             Input::Config(c) if c.literal_only && !c.extensions.is_empty() => {
                 Err("literal-only mode does not go with `extensions`".into())
@@ -382,7 +402,11 @@ impl<'de> Deserialize<'de> for Schema {
             )),
         }
         };
-        d.deserialize_any(Expecting("`attributes`, or a schema mapping", mode, Some(Schema::Body)))
+        d.deserialize_any(Expecting(
+            "`attributes`, or a schema mapping",
+            mode,
+            Some(Schema::Body),
+        ))
     }
 }
 
@@ -397,9 +421,18 @@ impl<'de> Deserialize<'de> for AttributeFields {
 
 impl<'de> Deserialize<'de> for AttributeEntry {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let name = |name: &str| Ok(AttributeEntry { name: name.into(), required: false });
+        let name = |name: &str| {
+            Ok(AttributeEntry {
+                name: name.into(),
+                required: false,
+            })
+        };
         let expecting = "an attribute name, or a mapping `{name: ..., required: ...}`";
-        d.deserialize_any(Expecting(expecting, name, Some(|AttributeFields(entry)| entry)))
+        d.deserialize_any(Expecting(
+            expecting,
+            name,
+            Some(|AttributeFields(entry)| entry),
+        ))
     }
 }
 
@@ -417,25 +450,48 @@ impl Schema {
     /// The interpreter's body spec; the same block type twice in one schema
     /// is an error, and so is nesting deeper than [`MAX_DEPTH`].
     pub fn to_body_spec(&self, depth: usize) -> Result<BodySpec, String> {
-        let Schema::Body(body) = self else { return Ok(BodySpec::Attributes) };
+        let Schema::Body(body) = self else {
+            return Ok(BodySpec::Attributes);
+        };
         if depth > MAX_DEPTH {
             return Err("a schema nested too deeply".into());
         }
         let attributes = body.attributes.iter();
-        let attributes =
-            attributes.map(|a| AttributeSchema { name: a.name.0.clone(), required: a.required });
-        let mut schema = BodySchema { attributes: attributes.collect(), blocks: Vec::new() };
+        let attributes = attributes.map(|a| AttributeSchema {
+            name: a.name.0.clone(),
+            required: a.required,
+        });
+        let mut schema = BodySchema {
+            attributes: attributes.collect(),
+            blocks: Vec::new(),
+        };
         let mut block_bodies = BTreeMap::new();
         for b in &body.blocks {
             let type_name = b.type_name.0.clone();
-            if block_bodies.insert(type_name.clone(), b.body.to_body_spec(depth + 1)?).is_some() {
-                return Err(format!("the block type `{type_name}` is listed twice in one schema"));
+            if block_bodies
+                .insert(type_name.clone(), b.body.to_body_spec(depth + 1)?)
+                .is_some()
+            {
+                return Err(format!(
+                    "the block type `{type_name}` is listed twice in one schema"
+                ));
             }
             let label_names = b.labels.iter().map(|l| l.0.clone()).collect();
-            schema.blocks.push(BlockHeaderSchema { type_name, label_names });
+            schema.blocks.push(BlockHeaderSchema {
+                type_name,
+                label_names,
+            });
         }
-        let remain = body.remain.as_ref().map(|r| r.to_body_spec(depth + 1)).transpose()?;
-        Ok(BodySpec::Schema { schema, block_bodies, remain: remain.map(Box::new) })
+        let remain = body
+            .remain
+            .as_ref()
+            .map(|r| r.to_body_spec(depth + 1))
+            .transpose()?;
+        Ok(BodySpec::Schema {
+            schema,
+            block_bodies,
+            remain: remain.map(Box::new),
+        })
     }
 }
 
@@ -454,7 +510,11 @@ pub enum StaticShape {
 /// In an answer, a static result's member sits beside the id.
 fn beside_others(schema: &mut schemars::Schema) {
     let variants = schema.get_mut("oneOf").and_then(|v| v.as_array_mut());
-    for variant in variants.into_iter().flatten().filter_map(|v| v.as_object_mut()) {
+    for variant in variants
+        .into_iter()
+        .flatten()
+        .filter_map(|v| v.as_object_mut())
+    {
         variant.remove("additionalProperties");
     }
 }
@@ -491,7 +551,11 @@ pub struct Body<A> {
 
 impl<A> Default for Body<A> {
     fn default() -> Self {
-        Body { attributes: BTreeMap::new(), blocks: Vec::new(), remain: None }
+        Body {
+            attributes: BTreeMap::new(),
+            blocks: Vec::new(),
+            remain: None,
+        }
     }
 }
 
@@ -513,7 +577,12 @@ impl<A> Body<A> {
         let (mut all, mut stack) = (Vec::new(), vec![self]);
         while let Some(body) = stack.pop() {
             all.extend(body.attributes.values());
-            stack.extend(body.blocks.iter().map(|b| &b.body).chain(body.remain.as_deref()));
+            stack.extend(
+                body.blocks
+                    .iter()
+                    .map(|b| &b.body)
+                    .chain(body.remain.as_deref()),
+            );
         }
         all
     }

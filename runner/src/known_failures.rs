@@ -47,8 +47,11 @@ impl FailureFile {
             if trimmed.is_empty() || trimmed.starts_with('#') {
                 continue;
             }
-            let (id, reason) = trimmed.split_once(char::is_whitespace).unwrap_or((trimmed, ""));
-            file.entries.push((id.to_string(), reason.trim().to_string(), i + 1));
+            let (id, reason) = trimmed
+                .split_once(char::is_whitespace)
+                .unwrap_or((trimmed, ""));
+            file.entries
+                .push((id.to_string(), reason.trim().to_string(), i + 1));
         }
         file
     }
@@ -71,8 +74,12 @@ impl KnownFailures {
     /// Reads a list: one case id a line, then its reason; `#` comments.
     /// Every bad line is reported, as `FILE:LINE: what is wrong`.
     pub fn load(path: &Path, suite: &Suite) -> Result<KnownFailures, String> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| format!("{}: cannot read the known-failure list: {e}", path.display()))?;
+        let text = std::fs::read_to_string(path).map_err(|e| {
+            format!(
+                "{}: cannot read the known-failure list: {e}",
+                path.display()
+            )
+        })?;
         let ids: BTreeSet<&str> = suite.cases().map(|c| c.id.as_str()).collect();
         let mut entries = BTreeMap::new();
         let mut errors = Vec::new();
@@ -83,14 +90,23 @@ impl KnownFailures {
                     "{place}: `{id}` is not a case of the suite; remove the line (or fix the id: FILE::NAME, as `hcl-conformance list` shows)"
                 ));
             } else if reason.is_empty() {
-                errors.push(format!("{place}: say why `{id}` is expected to fail, after its id"));
+                errors.push(format!(
+                    "{place}: say why `{id}` is expected to fail, after its id"
+                ));
             } else if let Some(first) = entries.get(&id).map(|l: &Listing| l.place.clone()) {
                 errors.push(format!(
                     "{place}: `{id}` is listed twice (first at {first}); keep one line"
                 ));
             } else {
                 let by_hand = true;
-                entries.insert(id, Listing { place, reason, by_hand });
+                entries.insert(
+                    id,
+                    Listing {
+                        place,
+                        reason,
+                        by_hand,
+                    },
+                );
             }
         }
         if errors.is_empty() {
@@ -162,7 +178,9 @@ pub fn failure_list<'a>(
         .collect();
     let mut lines: BTreeMap<&str, String> = failures
         .map(|(id, reason)| {
-            let reason = old.get(id).map_or_else(|| short_reason(reason), |r| r.to_string());
+            let reason = old
+                .get(id)
+                .map_or_else(|| short_reason(reason), |r| r.to_string());
             (id, reason)
         })
         .collect();

@@ -164,7 +164,10 @@ enum Format {
 }
 
 fn parse_seconds(text: &str) -> Result<Duration, String> {
-    let limit = text.parse().ok().and_then(|s| Duration::try_from_secs_f64(s).ok());
+    let limit = text
+        .parse()
+        .ok()
+        .and_then(|s| Duration::try_from_secs_f64(s).ok());
     limit
         .filter(|d| !d.is_zero())
         .ok_or_else(|| "a time limit is a positive number of seconds".into())
@@ -174,13 +177,18 @@ fn parse_report(text: &str) -> Result<(Format, PathBuf), String> {
     let (name, path) = text.split_once('=').unwrap_or((text, ""));
     let format = match Format::from_str(name, false) {
         Ok(Format::Text) | Err(_) => {
-            return Err(format!("the formats are json, junit and markdown, not `{name}`"))
+            return Err(format!(
+                "the formats are json, junit and markdown, not `{name}`"
+            ))
         }
         Ok(format) => format,
     };
     let extension = ["", "json", "xml", "md"][format as usize];
     let default = format!("hcl-conformance-report.{extension}");
-    Ok((format, PathBuf::from(if path.is_empty() { &default } else { path })))
+    Ok((
+        format,
+        PathBuf::from(if path.is_empty() { &default } else { path }),
+    ))
 }
 
 impl Select {
@@ -201,7 +209,11 @@ impl Select {
         if cases.is_empty() {
             let how = if self.exact { "is" } else { "contains" };
             let filter = self.filter.as_deref().unwrap_or("");
-            let skip = if self.skip.is_empty() { "" } else { " (after --skip)" };
+            let skip = if self.skip.is_empty() {
+                ""
+            } else {
+                " (after --skip)"
+            };
             usage_error(&format!(
                 "no case id {how} `{filter}`{skip}; `hcl-conformance list` shows the ids"
             ));
@@ -212,7 +224,9 @@ impl Select {
 
 /// Ends the runner with the command line's usage, as clap does (status 2).
 fn usage_error(message: &str) -> ! {
-    Cli::command().error(clap::error::ErrorKind::InvalidValue, message).exit()
+    Cli::command()
+        .error(clap::error::ErrorKind::InvalidValue, message)
+        .exit()
 }
 
 /// A problem of the command's inputs: a message, and status 2.
@@ -259,7 +273,12 @@ fn main() -> ExitCode {
         Command::Coverage { check, suite } => {
             load(&suite).map_or_else(|c| c, |suite| run_coverage(check, &suite))
         }
-        Command::Matrix { config, out, jobs, suite } => matrix(&config, &out, jobs.count(), &suite),
+        Command::Matrix {
+            config,
+            out,
+            jobs,
+            suite,
+        } => matrix(&config, &out, jobs.count(), &suite),
     };
     subprocess::stop_all();
     code
@@ -275,12 +294,25 @@ impl Jobs {
 /// `hcl-conformance show CASE`.
 fn show(id: &str, suite: &Suite) -> ExitCode {
     let Some(case) = suite.cases().find(|c| c.id == id) else {
-        usage_error(&format!("no case has the id `{id}`; `hcl-conformance list` shows the ids"));
+        usage_error(&format!(
+            "no case has the id `{id}`; `hcl-conformance list` shows the ids"
+        ));
     };
     let indent = |text: &str| text.lines().map(|l| format!("  {l}\n")).collect::<String>();
-    println!("{} ({})\n{}", case.id, case.location(), case.description.as_deref().unwrap_or(""));
-    let request = serde_json::to_string_pretty(&RequestLine { id: &case.id, input: &case.input });
-    println!("input, as a request:\n{}", indent(&request.unwrap_or_default()));
+    println!(
+        "{} ({})\n{}",
+        case.id,
+        case.location(),
+        case.description.as_deref().unwrap_or("")
+    );
+    let request = serde_json::to_string_pretty(&RequestLine {
+        id: &case.id,
+        input: &case.input,
+    });
+    println!(
+        "input, as a request:\n{}",
+        indent(&request.unwrap_or_default())
+    );
     println!("expect:\n{}", indent(&render_expectation(&case.expect)));
     for (profile, p) in &case.profiles {
         println!(
@@ -294,21 +326,30 @@ fn show(id: &str, suite: &Suite) -> ExitCode {
     }
     println!("covers:");
     for id in &case.covers {
-        println!("  {id}: {}", suite.requirements.get(id).map_or("", |r| r.text.as_str()));
+        println!(
+            "  {id}: {}",
+            suite.requirements.get(id).map_or("", |r| r.text.as_str())
+        );
     }
     ExitCode::SUCCESS
 }
 
 /// `hcl-conformance coverage`.
 fn run_coverage(check: bool, suite: &Suite) -> ExitCode {
-    let covered: BTreeSet<String> = suite.cases().flat_map(|c| c.covers.iter().cloned()).collect();
+    let covered: BTreeSet<String> = suite
+        .cases()
+        .flat_map(|c| c.covers.iter().cloned())
+        .collect();
     let settled = ids_settled_by_notes(&suite.dir.join("../spec-notes"));
     let sections = coverage(&suite.requirements, &covered, &settled);
     let finished = match finished_areas(&suite.dir) {
         Ok(f) => f,
         Err(e) => return fail(e),
     };
-    print!("{}", hcl_conformance::requirements::render_coverage(&sections, &finished));
+    print!(
+        "{}",
+        hcl_conformance::requirements::render_coverage(&sections, &finished)
+    );
     let problems = check_finished(&sections, &finished);
     if !check {
         return ExitCode::SUCCESS;
@@ -330,7 +371,11 @@ fn matrix(config: &Path, out: &Path, jobs: usize, suite: &SuiteArg) -> ExitCode 
     };
     let entries = match parse_config(config, &text) {
         Ok(entries) => entries,
-        Err(e) => return fail(format!("{e}\n(runner/PROTOCOL.md describes the configuration)")),
+        Err(e) => {
+            return fail(format!(
+                "{e}\n(runner/PROTOCOL.md describes the configuration)"
+            ))
+        }
     };
     let suite = match load(suite) {
         Ok(suite) => suite,
@@ -353,7 +398,12 @@ fn run(args: &RunArgs, suite: &Suite) -> ExitCode {
     for path in &args.expect_failures {
         match KnownFailures::load(path, suite) {
             Ok(list) => known_failures.merge(list),
-            Err(e) => return fail(format!("{e}\nfix the known-failure list {}", path.display())),
+            Err(e) => {
+                return fail(format!(
+                    "{e}\nfix the known-failure list {}",
+                    path.display()
+                ))
+            }
         }
     }
     if let Some(other) = &args.expect_differences {
@@ -362,7 +412,11 @@ fn run(args: &RunArgs, suite: &Suite) -> ExitCode {
     let (implementation, hello, name): (Implementation, _, _) = match &args.implementation {
         None => {
             let reference = Arc::new(|input: &_| hcl_conformance::reference::run(input));
-            (reference, None, "reference interpreter (in-process)".to_string())
+            (
+                reference,
+                None,
+                "reference interpreter (in-process)".to_string(),
+            )
         }
         Some(Words(words)) => {
             let timeout = args.timeout.unwrap_or(Duration::from_secs(10));
@@ -378,13 +432,24 @@ fn run(args: &RunArgs, suite: &Suite) -> ExitCode {
                 }
             };
             let hello = pool.hello().clone();
-            let name = format!("{} {}", hello.name, hello.version).trim().to_string();
-            (Arc::new(move |input: &_| pool.run(input)), Some(hello), name)
+            let name = format!("{} {}", hello.name, hello.version)
+                .trim()
+                .to_string();
+            (
+                Arc::new(move |input: &_| pool.run(input)),
+                Some(hello),
+                name,
+            )
         }
     };
     let capabilities = hello.as_ref().map(|h| h.capabilities.clone());
     let profile = args.profile.clone();
-    let settings = RunSettings { implementation, capabilities, profile, known_failures };
+    let settings = RunSettings {
+        implementation,
+        capabilities,
+        profile,
+        known_failures,
+    };
     let text = args.format == Format::Text;
     let say = |line: &str| {
         if text {
@@ -405,8 +470,13 @@ fn run(args: &RunArgs, suite: &Suite) -> ExitCode {
             print!("\r\x1b[K");
         }
         if args.verbose {
-            say(format!("{:>16}  {}  {}", record.status.name(), record.id, record.reason)
-                .trim_end());
+            say(format!(
+                "{:>16}  {}  {}",
+                record.status.name(),
+                record.id,
+                record.reason
+            )
+            .trim_end());
         }
         if progress {
             print!("{done}/{} cases, {failing} failing", cases.len());
@@ -423,7 +493,10 @@ fn run(args: &RunArgs, suite: &Suite) -> ExitCode {
     let report = Report::new(name, hello, &args.profile, &suite.dir, records);
     say(report.summary().trim_end());
     let n = report.cases.len();
-    say(&format!("  {n} cases in {elapsed:.2}s ({:.0} cases/s)", n as f64 / elapsed.max(1e-9)));
+    say(&format!(
+        "  {n} cases in {elapsed:.2}s ({:.0} cases/s)",
+        n as f64 / elapsed.max(1e-9)
+    ));
     let render = |format: Format| match format {
         Format::Junit => report.junit(),
         Format::Markdown => report.markdown(),
@@ -435,8 +508,12 @@ fn run(args: &RunArgs, suite: &Suite) -> ExitCode {
     if let Some(path) = &args.write_failures {
         // Reasons already written, in the lists read and in the file itself
         // (which wins), are kept.
-        let lists: Vec<&Path> =
-            args.expect_failures.iter().map(PathBuf::as_path).chain([path.as_path()]).collect();
+        let lists: Vec<&Path> = args
+            .expect_failures
+            .iter()
+            .map(PathBuf::as_path)
+            .chain([path.as_path()])
+            .collect();
         let header = [
             format!(
                 "# Known failures of {}, profile {}: one case id a line, then why.",
@@ -454,10 +531,16 @@ fn run(args: &RunArgs, suite: &Suite) -> ExitCode {
         let failed = failed.map(|r| (r.id.as_str(), r.reason.as_str()));
         let text = failure_list(failed, &ran, &FailureFile::read_all(&lists), suite, &header);
         if let Err(e) = std::fs::write(path, &text) {
-            return fail(format!("cannot write the known-failure list {}: {e}", path.display()));
+            return fail(format!(
+                "cannot write the known-failure list {}: {e}",
+                path.display()
+            ));
         }
         let listed = text.lines().filter(|l| !l.starts_with('#')).count();
-        say(&format!("  known-failure list ({listed} cases): {}", path.display()));
+        say(&format!(
+            "  known-failure list ({listed} cases): {}",
+            path.display()
+        ));
     }
     for (format, path) in &args.report {
         if let Err(e) = std::fs::write(path, render(*format)) {

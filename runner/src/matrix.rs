@@ -81,14 +81,19 @@ pub fn known_profile(name: &str) -> Result<String, String> {
 pub fn parse_config(path: &Path, text: &str) -> Result<Vec<Entry>, String> {
     let at = |line: usize| format!("{}:{line}", path.display());
     let table: IndexMap<String, Fields> = toml::from_str(text).map_err(|e| {
-        let line = e.span().map_or(1, |s| text[..s.start].matches('\n').count() + 1);
+        let line = e
+            .span()
+            .map_or(1, |s| text[..s.start].matches('\n').count() + 1);
         format!("{}: {}", at(line), e.message())
     })?;
     let folder = path.parent().unwrap_or(Path::new("."));
     let mut entries = Vec::new();
     for (name, fields) in table {
         let header = format!("[{name}]");
-        let line = text.lines().position(|l| l.trim() == header).map_or(1, |i| i + 1);
+        let line = text
+            .lines()
+            .position(|l| l.trim() == header)
+            .map_or(1, |i| i + 1);
         let fail = |why: String| format!("{}: {header}: {why}", at(line));
         let usable = |c: char| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.');
         if name == "reference" || !name.chars().all(usable) {
@@ -98,14 +103,19 @@ pub fn parse_config(path: &Path, text: &str) -> Result<Vec<Entry>, String> {
                     .into(),
             ));
         }
-        let command = shellexpand::env(&*fields.command)
-            .map_err(|e| fail(format!("the environment variable {} is not set", e.var_name)))?;
+        let command = shellexpand::env(&*fields.command).map_err(|e| {
+            fail(format!(
+                "the environment variable {} is not set",
+                e.var_name
+            ))
+        })?;
         let mut command = split_command(&command).map_err(fail)?;
         if command[0].contains('/') && Path::new(&command[0]).is_relative() {
             command[0] = folder.join(&command[0]).display().to_string();
         }
-        let timeout =
-            fields.timeout.map_or(Ok(Duration::from_secs(10)), Duration::try_from_secs_f64);
+        let timeout = fields
+            .timeout
+            .map_or(Ok(Duration::from_secs(10)), Duration::try_from_secs_f64);
         let Some(timeout) = timeout.ok().filter(|t| !t.is_zero()) else {
             return Err(fail(format!(
                 "timeout is a positive number of seconds, not {:?}",
@@ -177,7 +187,11 @@ impl Column {
     /// Passed, failed and unsupported cases of an area (`None`: all).
     pub fn counts(&self, area: Option<&str>) -> [usize; 3] {
         let mut counts = [0; 3];
-        for r in self.records.iter().filter(|r| area.is_none_or(|a| r.area == a)) {
+        for r in self
+            .records
+            .iter()
+            .filter(|r| area.is_none_or(|a| r.area == a))
+        {
             counts[match r.status {
                 Status::Passed => 0,
                 Status::Unsupported => 2,
@@ -198,8 +212,13 @@ impl Column {
     /// The column's known-failure list as its results would have it: every
     /// failure, with the configured list's reasons kept.
     pub fn regenerated_list(&self, suite: &Suite) -> String {
-        let previous =
-            FailureFile::read_all(&self.list_path.iter().map(PathBuf::as_path).collect::<Vec<_>>());
+        let previous = FailureFile::read_all(
+            &self
+                .list_path
+                .iter()
+                .map(PathBuf::as_path)
+                .collect::<Vec<_>>(),
+        );
         let header = [
             format!(
                 "# Known failures of {} ({}), profile {}: one case id a line, then why.",
@@ -290,26 +309,54 @@ pub fn run_matrix(
         started.push((entry, Arc::new(pool), list));
     }
     let reference = Arc::new(|input: &_| crate::reference::run(input));
-    let mut columns = vec![column(suite, "reference", reference, None, SPEC_PROFILE, jobs)];
+    let mut columns = vec![column(
+        suite,
+        "reference",
+        reference,
+        None,
+        SPEC_PROFILE,
+        jobs,
+    )];
     for (entry, pool, list) in started {
         let hello = pool.hello().clone();
         // The version string names the implementation (`hashicorp/hcl
         // 2.14.1, go-cty 1.12.1`); the adapter's name is the column's.
-        let description =
-            if hello.version.trim().is_empty() { &hello.name } else { hello.version.trim() };
+        let description = if hello.version.trim().is_empty() {
+            &hello.name
+        } else {
+            hello.version.trim()
+        };
         let implementation = Arc::new(move |input: &_| pool.run(input));
         let settings = Some((description, hello.capabilities.clone()));
-        let column = column(suite, &entry.name, implementation, settings, &entry.profile, jobs);
+        let column = column(
+            suite,
+            &entry.name,
+            implementation,
+            settings,
+            &entry.profile,
+            jobs,
+        );
         let (command, list_path) = (entry.command.clone(), entry.known_failures.clone());
-        columns.push(Column { command, list_path, list, ..column });
+        columns.push(Column {
+            command,
+            list_path,
+            list,
+            ..column
+        });
     }
     let markdown = render_markdown(suite, &columns);
     let mut files = vec![
         ("matrix.md".to_string(), markdown.clone()),
-        ("matrix-details.json".into(), render_details(suite, &columns)),
+        (
+            "matrix-details.json".into(),
+            render_details(suite, &columns),
+        ),
     ];
     for c in &columns[1..] {
-        files.push((format!("known-failures/{}.txt", c.name), c.regenerated_list(suite)));
+        files.push((
+            format!("known-failures/{}.txt", c.name),
+            c.regenerated_list(suite),
+        ));
     }
     for (name, text) in files {
         let path = out.join(name);
@@ -339,9 +386,14 @@ pub fn run_matrix(
             ("failed, not listed", &accounting.unexpected_failures),
             ("listed, did not fail", &accounting.unexpected_passes),
         ] {
-            ids.iter().take(20).for_each(|id| eprintln!("  {what}: {id}"));
+            ids.iter()
+                .take(20)
+                .for_each(|id| eprintln!("  {what}: {id}"));
             if ids.len() > 20 {
-                eprintln!("  ... and {} more {what} (see matrix-details.json)", ids.len() - 20);
+                eprintln!(
+                    "  ... and {} more {what} (see matrix-details.json)",
+                    ids.len() - 20
+                );
             }
         }
         eprintln!(
@@ -365,7 +417,9 @@ pub fn render_markdown(suite: &Suite, columns: &[Column]) -> String {
          as known failures or not; *unsupported* counts cases needing a request kind or feature the \
          implementation does not declare (`runner/PROTOCOL.md`). {total} cases in all.\n\n| area | cases |"
     );
-    columns.iter().for_each(|c| out.push_str(&format!(" {} |", c.heading())));
+    columns
+        .iter()
+        .for_each(|c| out.push_str(&format!(" {} |", c.heading())));
     out.push_str(&format!("\n|---|---:|{}\n", "---:|".repeat(columns.len())));
     for area in areas::names() {
         let size = suite.cases().filter(|c| c.area == area).count();
@@ -375,11 +429,15 @@ pub fn render_markdown(suite: &Suite, columns: &[Column]) -> String {
             continue;
         }
         out.push_str(&format!("| {area} | {size} |"));
-        columns.iter().for_each(|c| out.push_str(&format!(" {} |", cell(c.counts(Some(area))))));
+        columns
+            .iter()
+            .for_each(|c| out.push_str(&format!(" {} |", cell(c.counts(Some(area))))));
         out.push('\n');
     }
     out.push_str(&format!("| **total** | **{total}** |"));
-    columns.iter().for_each(|c| out.push_str(&format!(" **{}** |", cell(c.counts(None)))));
+    columns
+        .iter()
+        .for_each(|c| out.push_str(&format!(" **{}** |", cell(c.counts(None)))));
     out.push_str(
         "\n\nKnown-failure lists (a listed case must fail; any other failure fails the run):\n\n\
          | implementation | what it is | list | listed | failed as listed | failed, not listed | listed, did not fail |\n\
@@ -398,7 +456,9 @@ pub fn render_markdown(suite: &Suite, columns: &[Column]) -> String {
             c.heading()
         );
     }
-    let by_need = columns.iter().map(|c| (c.heading(), unsupported_by_need(&c.records)));
+    let by_need = columns
+        .iter()
+        .map(|c| (c.heading(), unsupported_by_need(&c.records)));
     let by_need: Vec<_> = by_need.filter(|(_, needs)| !needs.is_empty()).collect();
     if !by_need.is_empty() {
         out.push_str(

@@ -58,7 +58,11 @@ pub fn missing_capabilities(
         return missing;
     }
     let features = case_features(case, profile);
-    missing.extend(features.into_iter().filter(|f| !capabilities.features.contains(f)));
+    missing.extend(
+        features
+            .into_iter()
+            .filter(|f| !capabilities.features.contains(f)),
+    );
     missing
 }
 
@@ -68,10 +72,15 @@ pub fn missing_capabilities(
 pub fn case_features(case: &Case, profile: &str) -> Vec<String> {
     let expected = case.expectation_for(profile).values();
     let expected_values: Vec<&ExpectedValue> = expected.iter().flat_map(|(_, v)| v.all()).collect();
-    let values: Vec<&Value> = input_values(&case.input).into_iter().flat_map(all_values).collect();
+    let values: Vec<&Value> = input_values(&case.input)
+        .into_iter()
+        .flat_map(all_values)
+        .collect();
     let mut needs = Vec::new();
     if values.iter().any(|v| matches!(v, Value::Unknown(_)))
-        || expected_values.iter().any(|v| **v == ExpectedValue::Unknown)
+        || expected_values
+            .iter()
+            .any(|v| **v == ExpectedValue::Unknown)
     {
         needs.push(UNKNOWN.to_string());
     }
@@ -85,7 +94,9 @@ pub fn case_features(case: &Case, profile: &str) -> Vec<String> {
     );
     if about_types
         || values.iter().any(|v| value_needs_exact_types(v))
-        || expected.iter().any(|(ty, v)| expected_needs_exact_types(ty, v))
+        || expected
+            .iter()
+            .any(|(ty, v)| expected_needs_exact_types(ty, v))
     {
         needs.push(EXACT_TYPES.to_string());
     }
@@ -93,7 +104,9 @@ pub fn case_features(case: &Case, profile: &str) -> Vec<String> {
         ExpectedValue::Number(n) | ExpectedValue::Approx { value: n, .. } => is_big(n),
         _ => false,
     });
-    let big_value = values.iter().any(|v| matches!(v, Value::Number(n) if is_big(n)));
+    let big_value = values
+        .iter()
+        .any(|v| matches!(v, Value::Number(n) if is_big(n)));
     if big_value || big_expected || source_has_big_literal(&case.input) {
         needs.push(BIG_NUMBERS.to_string());
     }

@@ -19,7 +19,10 @@ fn errors(diagnostics: &[Diagnostic]) -> Outcome {
 }
 
 fn value(value: Value, safety: Option<Safety>) -> Outcome {
-    Outcome::Value { value: Val(value), safety: safety.map(kinds::Named) }
+    Outcome::Value {
+        value: Val(value),
+        safety: safety.map(kinds::Named),
+    }
 }
 
 fn value_or_errors(result: Result<Value, Vec<Diagnostic>>) -> Outcome {
@@ -28,13 +31,20 @@ fn value_or_errors(result: Result<Value, Vec<Diagnostic>>) -> Outcome {
 
 /// The variables of a case, as the interpreter takes them.
 fn variables<V: Deref<Target = Value>>(variables: &BTreeMap<Text, V>) -> BTreeMap<String, Value> {
-    variables.iter().map(|(k, v)| (k.0.clone(), (**v).clone())).collect()
+    variables
+        .iter()
+        .map(|(k, v)| (k.0.clone(), (**v).clone()))
+        .collect()
 }
 
 /// The evaluation context of a case: its variables, and an evaluation
 /// budget of `budget` units.
 fn context(variables: BTreeMap<String, Value>, budget: u64) -> EvalContext {
-    EvalContext { variables, budget: Budget::new(budget), ..EvalContext::default() }
+    EvalContext {
+        variables,
+        budget: Budget::new(budget),
+        ..EvalContext::default()
+    }
 }
 
 fn body_outcome(mut body: native::Body) -> Body<Attribute> {
@@ -61,11 +71,18 @@ fn content_outcome(content: BodyContent) -> Body<Attribute> {
 }
 
 fn attributes(values: BTreeMap<String, Value>) -> BTreeMap<Text, Attribute> {
-    values.into_iter().map(|(k, v)| (Text(k), Attribute::Value(Val(v)))).collect()
+    values
+        .into_iter()
+        .map(|(k, v)| (Text(k), Attribute::Value(Val(v))))
+        .collect()
 }
 
 fn block(type_name: String, labels: Vec<String>, body: Body<Attribute>) -> Block<Attribute> {
-    Block { type_name: Text(type_name), labels: labels.into_iter().map(Text).collect(), body }
+    Block {
+        type_name: Text(type_name),
+        labels: labels.into_iter().map(Text).collect(),
+        body,
+    }
 }
 
 /// A `config` case: the file's body processed as the case says
@@ -75,7 +92,10 @@ fn run_config<V: Deref<Target = Value>>(c: &kinds::Config<V>, budget: u64) -> Ou
         if let Err(diagnostic) = bodies::check_literal_only(&variables(&c.variables)) {
             return errors(&[diagnostic]);
         }
-        EvalContext { budget: Budget::new(budget), ..EvalContext::literal_only_mode() }
+        EvalContext {
+            budget: Budget::new(budget),
+            ..EvalContext::literal_only_mode()
+        }
     } else {
         context(variables(&c.variables), budget)
     };
@@ -99,9 +119,11 @@ fn run_config<V: Deref<Target = Value>>(c: &kinds::Config<V>, budget: u64) -> Ou
         (Syntax::Native, Some(spec)) => native::process_config(&c.config, spec, mode),
         // Without a schema a JSON body is read in the dynamic attributes
         // mode (suite/README.md).
-        (Syntax::Json, spec) => {
-            json::process_config(&c.config, spec.as_ref().unwrap_or(&BodySpec::Attributes), mode)
-        }
+        (Syntax::Json, spec) => json::process_config(
+            &c.config,
+            spec.as_ref().unwrap_or(&BodySpec::Attributes),
+            mode,
+        ),
     };
     match processed {
         Ok(content) => Outcome::Body(content_outcome(content)),
@@ -113,12 +135,24 @@ fn run_config<V: Deref<Target = Value>>(c: &kinds::Config<V>, budget: u64) -> Ou
 /// steps as `.name` and `[KEY]` (KEY in JSON: a decimal number, a string, a
 /// bool or null).
 fn static_shape(source: &str, result: StaticResult) -> StaticShape {
-    let text =
-        |range: &Range| Text(source.get(range.start.byte..range.end.byte).unwrap_or("").into());
+    let text = |range: &Range| {
+        Text(
+            source
+                .get(range.start.byte..range.end.byte)
+                .unwrap_or("")
+                .into(),
+        )
+    };
     match result {
         StaticResult::List(items) => StaticShape::List(items.iter().map(text).collect()),
         StaticResult::Map(pairs) => StaticShape::Map(
-            pairs.iter().map(|(k, v)| kinds::Pair { key: text(k), value: text(v) }).collect(),
+            pairs
+                .iter()
+                .map(|(k, v)| kinds::Pair {
+                    key: text(k),
+                    value: text(v),
+                })
+                .collect(),
         ),
         StaticResult::Call { name, arguments } => StaticShape::Call(kinds::Call {
             name: Text(name),
@@ -185,8 +219,11 @@ pub fn run_with_budget<T: Deref<Target = Type>, V: Deref<Target = Value>>(
             value_or_errors(native::eval_expression(&e.expr, &ctx))
         }
         Input::TypeExpr(t) => {
-            let mode =
-                if t.constraint { typeexpr::Mode::TypeConstraint } else { typeexpr::Mode::Type };
+            let mode = if t.constraint {
+                typeexpr::Mode::TypeConstraint
+            } else {
+                typeexpr::Mode::Type
+            };
             let read = match *t.syntax {
                 Syntax::Native => typeexpr::native_type(&t.expr, mode),
                 Syntax::Json => typeexpr::json_type(&t.expr, mode),
@@ -203,7 +240,10 @@ pub fn run_with_budget<T: Deref<Target = Type>, V: Deref<Target = Value>>(
                 Syntax::Native => native::static_analysis::analyze(&s.expr, *s.analysis),
                 Syntax::Json => json::analyze(&s.expr, *s.analysis),
             };
-            result.map_or_else(|d| errors(&d), |r| Outcome::Static(static_shape(&s.expr, r)))
+            result.map_or_else(
+                |d| errors(&d),
+                |r| Outcome::Static(static_shape(&s.expr, r)),
+            )
         }
     }
 }

@@ -48,7 +48,11 @@ impl Report {
         let mut areas: BTreeMap<String, Counts> = BTreeMap::new();
         let mut totals = Counts::new();
         for case in &cases {
-            *areas.entry(case.area.into()).or_default().entry(case.status).or_default() += 1;
+            *areas
+                .entry(case.area.into())
+                .or_default()
+                .entry(case.status)
+                .or_default() += 1;
             *totals.entry(case.status).or_default() += 1;
         }
         let git = std::process::Command::new("git")
@@ -81,9 +85,17 @@ impl Report {
         };
         let columns: Vec<Status> = Status::VARIANTS.iter().copied().filter(occurs).collect();
         let mut out = format!("| {:<15} |", "area");
-        columns.iter().for_each(|s| out.push_str(&format!(" {:>7} |", s.name())));
-        let rule = columns.iter().map(|s| format!("{}:|", "-".repeat(s.name().len().max(7) + 1)));
-        out.push_str(&format!("\n|{}|{}\n", "-".repeat(17), rule.collect::<String>()));
+        columns
+            .iter()
+            .for_each(|s| out.push_str(&format!(" {:>7} |", s.name())));
+        let rule = columns
+            .iter()
+            .map(|s| format!("{}:|", "-".repeat(s.name().len().max(7) + 1)));
+        out.push_str(&format!(
+            "\n|{}|{}\n",
+            "-".repeat(17),
+            rule.collect::<String>()
+        ));
         let rows = areas::names().filter_map(|a| Some((a, self.areas.get(a)?)));
         for (area, counts) in rows.chain([("total", &self.totals)]) {
             out.push_str(&format!("| {area:<15} |"));
@@ -156,7 +168,8 @@ impl Report {
                 }
                 let (file, name) = r.id.split_once("::").unwrap_or(("", &r.id));
                 let mut case = TestCase::new(name, status);
-                case.set_classname(file).set_time(std::time::Duration::from_secs_f64(r.seconds));
+                case.set_classname(file)
+                    .set_time(std::time::Duration::from_secs_f64(r.seconds));
                 suite.add_test_case(case);
             }
             report.add_test_suite(suite);
@@ -176,7 +189,13 @@ impl Report {
         let failing = self.cases.iter().filter(|r| r.status.fails_run());
         for (i, r) in failing.enumerate() {
             let heading = if i == 0 { "\n## Failing cases\n\n" } else { "" };
-            let _ = writeln!(out, "{heading}- `{}` ({}): {}", r.id, r.status.name(), r.reason);
+            let _ = writeln!(
+                out,
+                "{heading}- `{}` ({}): {}",
+                r.id,
+                r.status.name(),
+                r.reason
+            );
         }
         out
     }

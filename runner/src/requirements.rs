@@ -77,7 +77,10 @@ impl Requirements {
         type Fields = serde_json::Map<String, serde_json::Value>;
         let mut fields: Fields = serde_json::from_str(line).map_err(|e| e.to_string())?;
         fields.remove("why").ok_or("an override says `why`")?;
-        let id = fields.get("id").and_then(|v| v.as_str()).ok_or("an override names an `id`")?;
+        let id = fields
+            .get("id")
+            .and_then(|v| v.as_str())
+            .ok_or("an override names an `id`")?;
         let mut merged: Fields = match self.get(id) {
             Some(r) => serde_json::from_value(serde_json::to_value(r).map_err(|e| e.to_string())?)
                 .map_err(|e| e.to_string())?,
@@ -149,7 +152,9 @@ pub fn coverage(
 ) -> Vec<SectionCoverage> {
     let mut sections: Vec<SectionCoverage> = Vec::new();
     for r in requirements.iter() {
-        let found = sections.iter().position(|s| s.doc == r.doc && s.anchor == r.anchor);
+        let found = sections
+            .iter()
+            .position(|s| s.doc == r.doc && s.anchor == r.anchor);
         let at = found.unwrap_or_else(|| {
             sections.push(SectionCoverage {
                 doc: r.doc.clone(),
@@ -206,7 +211,9 @@ pub fn finished_areas(suite_dir: &Path) -> Result<Vec<(String, String)>, String>
 pub fn render_coverage(sections: &[SectionCoverage], finished: &[(String, String)]) -> String {
     let mut out = String::new();
     let total = |sections: &[&SectionCoverage]| {
-        let (t, c) = sections.iter().fold((0, 0), |(t, c), s| (t + s.testable, c + s.covered));
+        let (t, c) = sections
+            .iter()
+            .fold((0, 0), |(t, c), s| (t + s.testable, c + s.covered));
         format!("{c}/{t} testable requirements covered ({})", percent(c, t))
     };
     for area in areas::names() {
@@ -260,8 +267,13 @@ fn percent(part: usize, whole: usize) -> String {
 pub fn check_finished(sections: &[SectionCoverage], finished: &[(String, String)]) -> Vec<String> {
     let mut problems = Vec::new();
     for (doc, anchor) in finished {
-        let Some(s) = sections.iter().find(|s| s.doc == *doc && s.anchor == *anchor) else {
-            problems.push(format!("finished area {doc}#{anchor} is not a known section"));
+        let Some(s) = sections
+            .iter()
+            .find(|s| s.doc == *doc && s.anchor == *anchor)
+        else {
+            problems.push(format!(
+                "finished area {doc}#{anchor} is not a known section"
+            ));
             continue;
         };
         for id in &s.uncovered {

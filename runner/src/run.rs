@@ -123,7 +123,9 @@ impl CaseRecord {
 /// features; everything for the reference interpreter in-process
 /// (`capabilities` is `None`).
 pub fn grading(case: &Case, capabilities: Option<&Capabilities>) -> Grading {
-    let Some(c) = capabilities else { return Grading::FULL };
+    let Some(c) = capabilities else {
+        return Grading::FULL;
+    };
     let has = |feature: &str| c.features.contains(feature);
     Grading {
         exact_types: has(needs::EXACT_TYPES),
@@ -149,21 +151,29 @@ pub fn judge(
         ..CaseRecord::new(case, status, reason, message)
     };
     let failed = |status, what: &str, why: &str| {
-        record(status, format!("{what}: {}", first_line(why)), format!("{at}: {what}: {why}"))
+        record(
+            status,
+            format!("{what}: {}", first_line(why)),
+            format!("{at}: {what}: {why}"),
+        )
     };
     match outcome {
         Outcome::Unsupported(why) => CaseRecord {
             needs: vec!["answered unsupported".into()],
             ..record(
                 Status::Unsupported,
-                format!("the implementation answered unsupported: {}", first_line(why)),
+                format!(
+                    "the implementation answered unsupported: {}",
+                    first_line(why)
+                ),
                 why.clone(),
             )
         },
         Outcome::Crashed(why) => failed(Status::Crashed, "CRASH", why),
-        Outcome::TimedOut(why) => {
-            CaseRecord { reason: "TIMEOUT".into(), ..failed(Status::TimedOut, "TIMEOUT", why) }
-        }
+        Outcome::TimedOut(why) => CaseRecord {
+            reason: "TIMEOUT".into(),
+            ..failed(Status::TimedOut, "TIMEOUT", why)
+        },
         Outcome::Broken(why) => failed(Status::Failed, "broken answer", why),
         Outcome::Malformed(why) => failed(
             Status::Failed,
@@ -188,11 +198,22 @@ pub fn judge(
 
 /// How an outcome fares against an error expectation.
 pub fn grade_error(expect: &Expectation, outcome: &Outcome) -> Option<ErrorGrade> {
-    let Expectation::Error { phase, range } = expect else { return None };
-    let Outcome::Error(error) = outcome else { return Some(ErrorGrade::default()) };
+    let Expectation::Error { phase, range } = expect else {
+        return None;
+    };
+    let Outcome::Error(error) = outcome else {
+        return Some(ErrorGrade::default());
+    };
     let ranges = error.ranges();
-    let right_range = range.as_ref().filter(|_| !ranges.is_empty()).map(|r| ranges.contains(r));
-    Some(ErrorGrade { rejected: true, right_phase: *error.phase == *phase, right_range })
+    let right_range = range
+        .as_ref()
+        .filter(|_| !ranges.is_empty())
+        .map(|r| ranges.contains(r));
+    Some(ErrorGrade {
+        rejected: true,
+        right_phase: *error.phase == *phase,
+        right_range,
+    })
 }
 
 /// Something that answers a case's input.
@@ -213,8 +234,9 @@ pub struct RunSettings {
 /// known-failure list.
 pub fn run_case(case: &Case, settings: &RunSettings) -> CaseRecord {
     let capabilities = settings.capabilities.as_ref();
-    let missing =
-        capabilities.map(|c| missing_capabilities(case, &settings.profile, c)).unwrap_or_default();
+    let missing = capabilities
+        .map(|c| missing_capabilities(case, &settings.profile, c))
+        .unwrap_or_default();
     if !missing.is_empty() {
         let reason = format!("needs {}", missing.join(", "));
         let record = CaseRecord::new(
@@ -223,7 +245,14 @@ pub fn run_case(case: &Case, settings: &RunSettings) -> CaseRecord {
             reason.clone(),
             format!("unsupported ({reason})"),
         );
-        return apply_list(&settings.known_failures, case, CaseRecord { needs: missing, ..record });
+        return apply_list(
+            &settings.known_failures,
+            case,
+            CaseRecord {
+                needs: missing,
+                ..record
+            },
+        );
     }
     let started = std::time::Instant::now();
     let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
@@ -231,7 +260,9 @@ pub fn run_case(case: &Case, settings: &RunSettings) -> CaseRecord {
     }));
     let outcome = run.unwrap_or_else(|panic| {
         let why = panic.downcast_ref::<String>().map(String::as_str);
-        let why = why.or_else(|| panic.downcast_ref::<&str>().copied()).unwrap_or("");
+        let why = why
+            .or_else(|| panic.downcast_ref::<&str>().copied())
+            .unwrap_or("");
         Outcome::Broken(format!("the runner panicked: {why}"))
     });
     let record = judge(case, &outcome, &settings.profile, capabilities);
@@ -245,12 +276,18 @@ pub fn run_case(case: &Case, settings: &RunSettings) -> CaseRecord {
 /// expected; a listed case that passed, or (listed by hand) that the
 /// implementation cannot run, is an unexpected pass: the list must shrink.
 fn apply_list(list: &KnownFailures, case: &Case, record: CaseRecord) -> CaseRecord {
-    let Some(listing) = list.listing(&case.id) else { return record };
+    let Some(listing) = list.listing(&case.id) else {
+        return record;
+    };
     let (place, reason) = (&listing.place, &listing.reason);
     let how = match record.status {
         s if s.is_failure() => {
             let message = format!("expected failure ({place}: {reason})\n{}", record.message);
-            return CaseRecord { status: Status::ExpectedFailure, message, ..record };
+            return CaseRecord {
+                status: Status::ExpectedFailure,
+                message,
+                ..record
+            };
         }
         Status::Passed => "passed".to_string(),
         Status::Unsupported if listing.by_hand => format!("is {}", record.message),
@@ -275,14 +312,20 @@ pub fn run_cases(
     jobs: usize,
     each: &(dyn Fn(&CaseRecord) + Sync),
 ) -> Vec<CaseRecord> {
-    let (next, records) = (AtomicUsize::new(0), Mutex::new(Vec::with_capacity(cases.len())));
+    let (next, records) = (
+        AtomicUsize::new(0),
+        Mutex::new(Vec::with_capacity(cases.len())),
+    );
     std::thread::scope(|scope| {
         for _ in 0..jobs.max(1) {
             scope.spawn(|| {
                 while let Some(case) = cases.get(next.fetch_add(1, Ordering::Relaxed)) {
                     let record = run_case(case, settings);
                     each(&record);
-                    records.lock().unwrap_or_else(|e| e.into_inner()).push(record);
+                    records
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .push(record);
                 }
             });
         }

@@ -53,7 +53,12 @@ impl ImplementationCommand {
     /// [`HELLO_TIMEOUT`] when that is longer.
     pub fn new(program: String, args: Vec<String>, timeout: Duration) -> ImplementationCommand {
         let hello_timeout = timeout.max(HELLO_TIMEOUT);
-        ImplementationCommand { program, args, timeout, hello_timeout }
+        ImplementationCommand {
+            program,
+            args,
+            timeout,
+            hello_timeout,
+        }
     }
 }
 
@@ -71,7 +76,9 @@ fn running() -> MutexGuard<'static, (BTreeSet<i32>, bool)> {
 pub fn stop_all() {
     let mut running = running();
     running.1 = true;
-    std::mem::take(&mut running.0).into_iter().for_each(kill_group);
+    std::mem::take(&mut running.0)
+        .into_iter()
+        .for_each(kill_group);
 }
 
 /// Kills a process group. It is killed before its leader is reaped where
@@ -111,7 +118,9 @@ pub fn stop_on_every_way_out() {
     std::panic::set_hook(Box::new(move |info| {
         let payload = info.payload();
         let text = payload.downcast_ref::<String>().map(String::as_str);
-        let text = text.or_else(|| payload.downcast_ref::<&str>().copied()).unwrap_or("");
+        let text = text
+            .or_else(|| payload.downcast_ref::<&str>().copied())
+            .unwrap_or("");
         // How std's printing and an unwrapped write to a closed pipe panic.
         if text.contains("Broken pipe") || text.contains("BrokenPipe") {
             stop_all();
@@ -177,7 +186,11 @@ impl Process {
         let (requests, to_write) = mpsc::channel::<Vec<u8>>();
         std::thread::spawn(move || {
             for request in to_write {
-                if stdin.write_all(&request).and_then(|()| stdin.flush()).is_err() {
+                if stdin
+                    .write_all(&request)
+                    .and_then(|()| stdin.flush())
+                    .is_err()
+                {
                     return;
                 }
             }
@@ -187,7 +200,14 @@ impl Process {
         let tail = Arc::new((Mutex::new(VecDeque::new()), AtomicBool::new(false)));
         let writer = Arc::clone(&tail);
         std::thread::spawn(move || keep_tail(stderr, &writer));
-        Ok(Process { child, requests, lines, stderr: tail, answered: 0, stopped: false })
+        Ok(Process {
+            child,
+            requests,
+            lines,
+            stderr: tail,
+            answered: 0,
+            stopped: false,
+        })
     }
 
     fn has_exited(&mut self) -> bool {
@@ -226,8 +246,9 @@ impl Process {
             std::thread::sleep(Duration::from_millis(5));
         }
         let tail = self.stderr.0.lock().unwrap_or_else(|e| e.into_inner());
-        let text =
-            String::from_utf8_lossy(&tail.iter().copied().collect::<Vec<u8>>()).trim().to_string();
+        let text = String::from_utf8_lossy(&tail.iter().copied().collect::<Vec<u8>>())
+            .trim()
+            .to_string();
         match text.is_empty() {
             true => text,
             false => format!("\n--- the implementation's standard error (end) ---\n{text}"),
@@ -315,7 +336,11 @@ impl Pool {
     pub fn start(command: ImplementationCommand) -> Result<Pool, String> {
         // On every error the process is dropped, which kills its group.
         let mut process = Process::start(&command)?;
-        let hello = Hello { id: "0".into(), kind: "hello".into(), protocol: PROTOCOL_VERSION };
+        let hello = Hello {
+            id: "0".into(),
+            kind: "hello".into(),
+            protocol: PROTOCOL_VERSION,
+        };
         let answer = match process.exchange(&hello, command.hello_timeout) {
             Line::Text(bytes) => bytes,
             Line::TooLong => return Err("its answer to `hello` is too long".into()),
@@ -345,8 +370,12 @@ impl Pool {
                 "its `hello` answer lists no kinds under capabilities.kinds: {shown}"
             ));
         }
-        let pool =
-            Pool { command, idle: Mutex::new(Vec::new()), hello, next_id: AtomicU64::new(1) };
+        let pool = Pool {
+            command,
+            idle: Mutex::new(Vec::new()),
+            hello,
+            next_id: AtomicU64::new(1),
+        };
         pool.idle().push(process);
         Ok(pool)
     }
@@ -419,8 +448,12 @@ impl Pool {
 /// Checks an answer line: UTF-8, JSON, the request's id, and a well-formed
 /// answer for the kind.
 fn read_answer(bytes: &[u8], id: &str, input: &CaseInput) -> Result<Outcome, String> {
-    let text = std::str::from_utf8(bytes)
-        .map_err(|e| format!("the answer is not UTF-8 (invalid byte at {})", e.valid_up_to()))?;
+    let text = std::str::from_utf8(bytes).map_err(|e| {
+        format!(
+            "the answer is not UTF-8 (invalid byte at {})",
+            e.valid_up_to()
+        )
+    })?;
     let answer: Json = serde_json::from_str(text).map_err(|e| {
         let shown: String = text.chars().take(200).collect();
         format!("the answer is not JSON ({e}): {shown}")

@@ -50,17 +50,24 @@ impl ExpectedValue {
     }
 
     pub fn has_approx(&self) -> bool {
-        self.all().iter().any(|v| matches!(v, ExpectedValue::Approx { .. }))
+        self.all()
+            .iter()
+            .any(|v| matches!(v, ExpectedValue::Approx { .. }))
     }
 
     /// The value this expectation describes exactly, as a value of `ty`.
     pub fn to_value(&self, ty: &Type) -> Result<Value, String> {
         let built = |r: Result<Value, ElementTypeError>| r.map_err(|e| e.to_string());
         let values = |items: &[ExpectedValue], e: &Type| {
-            items.iter().map(|item| item.to_value(e)).collect::<Result<Vec<_>, _>>()
+            items
+                .iter()
+                .map(|item| item.to_value(e))
+                .collect::<Result<Vec<_>, _>>()
         };
         let entries = |entries: &BTreeMap<String, ExpectedValue>, t: &dyn Fn(&str) -> Type| {
-            let entries = entries.iter().map(|(k, v)| Ok((k.clone(), v.to_value(&t(k))?)));
+            let entries = entries
+                .iter()
+                .map(|(k, v)| Ok((k.clone(), v.to_value(&t(k))?)));
             entries.collect::<Result<Vec<_>, String>>()
         };
         Ok(match (self, ty) {
@@ -133,7 +140,9 @@ fn read_value(yaml: &Yaml, ty: &Type, path: &str) -> Result<ExpectedValue, Strin
             ("!approx", _) => fail(format!("`!approx` is for numbers, and this is a {ty}")),
             ("!number", Type::Number) => read_number(&tagged.value).map(ExpectedValue::Number),
             ("!number", _) => fail(format!("a number is not a value of {ty}")),
-            (other, _) => fail(format!("unknown tag `{other}`: the tags are !unknown and !approx")),
+            (other, _) => fail(format!(
+                "unknown tag `{other}`: the tags are !unknown and !approx"
+            )),
         };
     }
     if yaml.is_null() {
@@ -145,16 +154,22 @@ fn read_value(yaml: &Yaml, ty: &Type, path: &str) -> Result<ExpectedValue, Strin
             fail("the dynamic pseudo-type (`any`) has only null and unknown values".into())
         }
         (Type::String, Yaml::String(s)) => Ok(ExpectedValue::String(nfc(s))),
-        (Type::String, other) => {
-            fail(format!("a string must be a YAML string; quote {}", describe(other)))
-        }
+        (Type::String, other) => fail(format!(
+            "a string must be a YAML string; quote {}",
+            describe(other)
+        )),
         (Type::Bool, Yaml::Bool(b)) => Ok(ExpectedValue::Bool(*b)),
         (Type::Number, _) => read_number(yaml).map(ExpectedValue::Number).or_else(fail),
-        (Type::Tuple(types), Yaml::Sequence(items)) if items.len() != types.len() => {
-            fail(format!("a {ty} has {} elements, not {}", types.len(), items.len()))
-        }
+        (Type::Tuple(types), Yaml::Sequence(items)) if items.len() != types.len() => fail(format!(
+            "a {ty} has {} elements, not {}",
+            types.len(),
+            items.len()
+        )),
         (Type::List(e) | Type::Set(e), Yaml::Sequence(items)) => {
-            let items = items.iter().enumerate().map(|(i, v)| item(v, e, format!("{path}[{i}]")));
+            let items = items
+                .iter()
+                .enumerate()
+                .map(|(i, v)| item(v, e, format!("{path}[{i}]")));
             items.collect::<Result<_, _>>().map(ExpectedValue::Sequence)
         }
         (Type::Tuple(types), Yaml::Sequence(items)) => {

@@ -22,7 +22,10 @@ pub const PROTOCOL_VERSION: u64 = 1;
 /// The version of the runner and of the protocol, as `--version` shows it.
 pub fn version() -> &'static str {
     static VERSION: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
-        format!("{} (protocol version {PROTOCOL_VERSION})", env!("CARGO_PKG_VERSION"))
+        format!(
+            "{} (protocol version {PROTOCOL_VERSION})",
+            env!("CARGO_PKG_VERSION")
+        )
     });
     &VERSION
 }
@@ -63,7 +66,9 @@ pub fn type_from_json(json: &Json, depth: usize) -> Result<Type, String> {
         return Err("a type nested too deeply".into());
     }
     let inner = |j: &Json| type_from_json(j, depth + 1);
-    let parts = json.as_array().map(|p| (p.first().and_then(Json::as_str), p.get(1..)));
+    let parts = json
+        .as_array()
+        .map(|p| (p.first().and_then(Json::as_str), p.get(1..)));
     Ok(match (json.as_str(), parts) {
         (Some("string"), _) => Type::String,
         (Some("number"), _) => Type::Number,
@@ -118,7 +123,10 @@ fn encode_value(v: &Value) -> (Json, Option<Json>) {
                 values.insert(k.clone(), j);
                 marks.extend(u.map(|u| (k.clone(), u)));
             }
-            (Json::Object(values), (!marks.is_empty()).then_some(Json::Object(marks)))
+            (
+                Json::Object(values),
+                (!marks.is_empty()).then_some(Json::Object(marks)),
+            )
         }
     }
 }
@@ -126,7 +134,10 @@ fn encode_value(v: &Value) -> (Json, Option<Json>) {
 /// A value as `{"type": T, "value": V, "unknown": U}`.
 pub fn value_to_json(v: &Value) -> Json {
     let (value, unknown) = encode_value(v);
-    let mut out = Map::from_iter([("type".into(), type_to_json(&v.ty())), ("value".into(), value)]);
+    let mut out = Map::from_iter([
+        ("type".into(), type_to_json(&v.ty())),
+        ("value".into(), value),
+    ]);
     out.extend(unknown.map(|u| ("unknown".to_string(), u)));
     Json::Object(out)
 }
@@ -137,9 +148,13 @@ pub fn value_to_json(v: &Value) -> Json {
 /// its type ([`read_typed_value`]).
 pub fn value_from_json(json: &Json) -> Result<Value, String> {
     let Json::Object(fields) = json else {
-        return Err(format!("a value is an object with `type` and `value`, not {json}"));
+        return Err(format!(
+            "a value is an object with `type` and `value`, not {json}"
+        ));
     };
-    if let Some(extra) = fields.keys().find(|k| !["type", "value", "unknown"].contains(&k.as_str()))
+    if let Some(extra) = fields
+        .keys()
+        .find(|k| !["type", "value", "unknown"].contains(&k.as_str()))
     {
         return Err(format!("a value has no member `{extra}`"));
     }
@@ -151,8 +166,12 @@ pub fn value_from_json(json: &Json) -> Result<Value, String> {
 
 /// A JSON value and its unknown marks as YAML with tags.
 fn as_yaml(json: &Json, unknown: &Json) -> Result<Yaml, String> {
-    let tagged =
-        |tag: &str, value| Yaml::Tagged(Box::new(TaggedValue { tag: Tag::new(tag), value }));
+    let tagged = |tag: &str, value| {
+        Yaml::Tagged(Box::new(TaggedValue {
+            tag: Tag::new(tag),
+            value,
+        }))
+    };
     let false_ = Json::Bool(false);
     Ok(match (json, unknown) {
         (Json::Null, Json::Bool(true)) => tagged("unknown", Yaml::Null),
@@ -200,7 +219,9 @@ impl Serialize for Ty {
 
 impl<'de> Deserialize<'de> for Ty {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        type_from_json(&Json::deserialize(d)?, 0).map(Ty).map_err(D::Error::custom)
+        type_from_json(&Json::deserialize(d)?, 0)
+            .map(Ty)
+            .map_err(D::Error::custom)
     }
 }
 
@@ -212,7 +233,9 @@ impl Serialize for Val {
 
 impl<'de> Deserialize<'de> for Val {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        value_from_json(&Json::deserialize(d)?).map(Val).map_err(D::Error::custom)
+        value_from_json(&Json::deserialize(d)?)
+            .map(Val)
+            .map_err(D::Error::custom)
     }
 }
 
@@ -382,7 +405,10 @@ impl ErrorAnswer {
             severity: "error".into(),
             summary: d.summary.clone(),
             detail: d.detail.clone(),
-            range: d.range.map(|r| WireRange { start: pos(r.start), end: pos(r.end) }),
+            range: d.range.map(|r| WireRange {
+                start: pos(r.start),
+                end: pos(r.end),
+            }),
         };
         ErrorAnswer {
             phase: Named(diagnostics.first().map_or(Phase::Eval, |d| d.phase)),
@@ -413,14 +439,18 @@ pub enum Attribute {
 impl<'de> Deserialize<'de> for Attribute {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let json = Json::deserialize(d)?;
-        match json.as_object().filter(|o| o.len() == 1).and_then(|o| o.get("unevaluated")) {
+        match json
+            .as_object()
+            .filter(|o| o.len() == 1)
+            .and_then(|o| o.get("unevaluated"))
+        {
             Some(why) => {
                 let unevaluated = why.as_str().unwrap_or("no reason given").into();
                 Ok(Attribute::Unevaluated { unevaluated })
             }
-            None => {
-                value_from_json(&json).map(|v| Attribute::Value(Val(v))).map_err(D::Error::custom)
-            }
+            None => value_from_json(&json)
+                .map(|v| Attribute::Value(Val(v)))
+                .map_err(D::Error::custom),
         }
     }
 }
@@ -464,7 +494,9 @@ pub fn read_request(members: &Map<String, Json>) -> Result<Result<Request, Strin
     let Some(kind) = Kind::ALL.iter().find(|k| k.name() == kind) else {
         return Ok(Err(format!("unknown kind {kind:?}")));
     };
-    let fields = members.iter().filter(|(k, _)| !matches!(k.as_str(), "id" | "kind"));
+    let fields = members
+        .iter()
+        .filter(|(k, _)| !matches!(k.as_str(), "id" | "kind"));
     let fields = Json::Object(fields.map(|(k, v)| (k.clone(), v.clone())).collect());
     let input = from_json(fields, |d| Request::read(*kind, d))?;
     input.check().map(|()| Ok(input))
@@ -514,8 +546,14 @@ pub fn outcome_from_answer(answer: &Json, kind: Kind) -> Result<Outcome, String>
         "body" => Outcome::Body(read(json).map_err(at)?),
         "value" => Outcome::Value {
             value: read(json).map_err(at)?,
-            safety: member("safety").map(read).transpose().map_err(|e| format!("`safety`: {e}"))?,
+            safety: member("safety")
+                .map(read)
+                .transpose()
+                .map_err(|e| format!("`safety`: {e}"))?,
         },
-        _ => Outcome::Static(read(&Json::Object(Map::from_iter([(name.into(), json.clone())])))?),
+        _ => Outcome::Static(read(&Json::Object(Map::from_iter([(
+            name.into(),
+            json.clone(),
+        )])))?),
     })
 }

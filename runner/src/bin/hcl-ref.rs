@@ -88,7 +88,10 @@ fn serve(options: &Options) -> ExitCode {
             continue;
         }
         let out = respond(&line, options);
-        if writeln!(stdout, "{out}").and_then(|()| stdout.flush()).is_err() {
+        if writeln!(stdout, "{out}")
+            .and_then(|()| stdout.flush())
+            .is_err()
+        {
             // Nobody reads the answers any more.
             return ExitCode::SUCCESS;
         }
@@ -118,7 +121,9 @@ fn respond(line: &[u8], options: &Options) -> String {
         }
     };
     if scanned.depth > MAX_REQUEST_DEPTH {
-        return malformed(format!("the request nests deeper than {MAX_REQUEST_DEPTH} levels"));
+        return malformed(format!(
+            "the request nests deeper than {MAX_REQUEST_DEPTH} levels"
+        ));
     }
     let mut deserializer = serde_json::Deserializer::from_str(text);
     // The depth is bounded above, and the work runs on a large stack.
@@ -187,7 +192,10 @@ fn hello(id: &str, request: &Json) -> String {
     }
     let answer = HelloAnswer {
         name: "hcl-ref".into(),
-        version: format!("hcl-conformance reference interpreter {}", env!("CARGO_PKG_VERSION")),
+        version: format!(
+            "hcl-conformance reference interpreter {}",
+            env!("CARGO_PKG_VERSION")
+        ),
         capabilities: Capabilities {
             kinds: Kind::ALL.iter().map(|k| k.name().to_string()).collect(),
             features: FEATURES.iter().map(|f| f.to_string()).collect(),

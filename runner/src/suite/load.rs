@@ -56,8 +56,10 @@ pub fn find_suite_dir() -> PathBuf {
         return PathBuf::from(dir);
     }
     let cwd = std::env::current_dir().unwrap_or_default();
-    let found =
-        cwd.ancestors().map(|d| d.join("suite")).find(|d| d.join("requirements.jsonl").is_file());
+    let found = cwd
+        .ancestors()
+        .map(|d| d.join("suite"))
+        .find(|d| d.join("requirements.jsonl").is_file());
     found.unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../suite"))
 }
 
@@ -110,7 +112,11 @@ pub fn load_suite(dir: &Path) -> Result<Suite, Vec<LoadError>> {
         }
     }
     match errors.is_empty() {
-        true => Ok(Suite { dir: dir.to_path_buf(), files, requirements }),
+        true => Ok(Suite {
+            dir: dir.to_path_buf(),
+            files,
+            requirements,
+        }),
         false => Err(errors),
     }
 }
@@ -141,8 +147,15 @@ struct CaseFields {
 
 /// The names of the fields of [`CaseFields`], which the second pass
 /// passes over.
-const CASE_FIELDS: &[&str] =
-    &["name", "description", "covers", "kind", "expect", "implementation-defined", "profiles"];
+const CASE_FIELDS: &[&str] = &[
+    "name",
+    "description",
+    "covers",
+    "kind",
+    "expect",
+    "implementation-defined",
+    "profiles",
+];
 
 /// One string or a list of them.
 struct OneOrMany(Vec<Text>);
@@ -211,7 +224,12 @@ impl<'de> Visitor<'de> for Inputs<'_> {
         };
         let mut inputs = Vec::new();
         for kind in kinds {
-            inputs.extend(cases.next_element_seed(Inputs::Case(*kind))?.into_iter().flatten());
+            inputs.extend(
+                cases
+                    .next_element_seed(Inputs::Case(*kind))?
+                    .into_iter()
+                    .flatten(),
+            );
         }
         Ok(inputs)
     }
@@ -228,7 +246,9 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for KindFields<A> {
     ) -> Result<Option<K::Value>, A::Error> {
         while let Some(key) = self.0.next_key::<String>()? {
             if !CASE_FIELDS.contains(&key.as_str()) {
-                return seed.deserialize(de::value::StringDeserializer::new(key)).map(Some);
+                return seed
+                    .deserialize(de::value::StringDeserializer::new(key))
+                    .map(Some);
             }
             self.0.next_value::<IgnoredAny>()?;
         }
@@ -245,8 +265,11 @@ pub fn load_file(
     suite_dir: &Path,
     requirements: &Requirements,
 ) -> Result<SuiteFile, Vec<LoadError>> {
-    let error =
-        |line: Option<usize>, message: String| LoadError { path: path.into(), line, message };
+    let error = |line: Option<usize>, message: String| LoadError {
+        path: path.into(),
+        line,
+        message,
+    };
     let text = std::fs::read_to_string(path)
         .map_err(|e| vec![error(None, format!("cannot read the file: {e}"))])?;
     let too_deep = format!(
@@ -265,8 +288,11 @@ pub fn load_file(
         let message = e.to_string();
         let (problem, rest) = message.split_once(" at line ").unwrap_or((&message, ""));
         let context = rest.split_once(", ").map_or("", |(_, context)| context);
-        let message =
-            if context.is_empty() { problem.to_string() } else { format!("{problem}, {context}") };
+        let message = if context.is_empty() {
+            problem.to_string()
+        } else {
+            format!("{problem}, {context}")
+        };
         match message.contains("recursion limit exceeded") {
             true => vec![error(line, too_deep.clone())],
             false => vec![error(line, message)],
@@ -288,15 +314,21 @@ pub fn load_file(
     if file.cases.is_empty() {
         errors.push(error(None, "the file has no cases".into()));
     }
-    let lines: Vec<Option<usize>> =
-        file.cases.iter().map(|c| line_of_case(&text, &c.name)).collect();
+    let lines: Vec<Option<usize>> = file
+        .cases
+        .iter()
+        .map(|c| line_of_case(&text, &c.name))
+        .collect();
     let mut kinds = Vec::new();
     for (case, line) in file.cases.iter().zip(&lines) {
         match case.kind.or(file.kind) {
             Some(kind) => kinds.push(kind.0),
             None => errors.push(error(
                 *line,
-                format!("case `{}` has no `kind`, and the file gives no default `kind`", case.name),
+                format!(
+                    "case `{}` has no `kind`, and the file gives no default `kind`",
+                    case.name
+                ),
             )),
         }
     }
@@ -308,8 +340,11 @@ pub fn load_file(
     let area = area_of(file.spec.0.first().map_or("", |c| &c.0));
     let mut names = BTreeSet::new();
     let mut cases = Vec::new();
-    for ((fields, input), line) in
-        file.cases.into_iter().zip(inputs.map_err(yaml_error)?).zip(lines)
+    for ((fields, input), line) in file
+        .cases
+        .into_iter()
+        .zip(inputs.map_err(yaml_error)?)
+        .zip(lines)
     {
         if !names.insert(fields.name.clone()) {
             errors.push(error(
@@ -336,17 +371,27 @@ pub fn load_file(
     }
     let spec = file.spec.0.into_iter().map(|t| t.0).collect();
     match errors.is_empty() {
-        true => {
-            Ok(SuiteFile { id, path: path.to_path_buf(), spec, summary: file.summary.0, cases })
-        }
+        true => Ok(SuiteFile {
+            id,
+            path: path.to_path_buf(),
+            spec,
+            summary: file.summary.0,
+            cases,
+        }),
         false => Err(errors),
     }
 }
 
 /// The file's id: its path below the suite folder, without `.yaml`.
 fn file_id(path: &Path, suite_dir: &Path) -> String {
-    let relative = path.strip_prefix(suite_dir).unwrap_or(path).with_extension("");
-    let parts: Vec<_> = relative.components().map(|c| c.as_os_str().to_string_lossy()).collect();
+    let relative = path
+        .strip_prefix(suite_dir)
+        .unwrap_or(path)
+        .with_extension("");
+    let parts: Vec<_> = relative
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy())
+        .collect();
     parts.join("/")
 }
 
@@ -354,7 +399,8 @@ fn file_id(path: &Path, suite_dir: &Path) -> String {
 fn line_of_case(text: &str, name: &str) -> Option<usize> {
     let named = |line: &str| {
         let line = line.trim_start().trim_start_matches('-').trim_start();
-        line.strip_prefix("name:").is_some_and(|rest| rest.trim().trim_matches(['"', '\'']) == name)
+        line.strip_prefix("name:")
+            .is_some_and(|rest| rest.trim().trim_matches(['"', '\'']) == name)
     };
     text.lines().position(named).map(|i| i + 1)
 }
@@ -369,10 +415,15 @@ fn check_case(
     let name = &case.name;
     let mut problems = Vec::new();
     let kebab = name.split('-').all(|part| {
-        !part.is_empty() && part.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+        !part.is_empty()
+            && part
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
     });
     if !kebab {
-        problems.push(format!("case name `{name}` is not kebab-case (a-z, 0-9 and single dashes)"));
+        problems.push(format!(
+            "case name `{name}` is not kebab-case (a-z, 0-9 and single dashes)"
+        ));
     }
     if case.covers.is_empty() {
         problems.push(format!(

@@ -62,7 +62,9 @@ pub struct Case {
 impl Case {
     /// The expectation that `profile` holds the case to.
     pub fn expectation_for(&self, profile: &str) -> &Expectation {
-        self.profiles.get(profile).map_or(&self.expect, |p| &p.expect)
+        self.profiles
+            .get(profile)
+            .map_or(&self.expect, |p| &p.expect)
     }
 
     /// `suite/FILE.yaml:LINE`, for messages.
@@ -96,7 +98,12 @@ pub type ExpectedBody = Body<Expected>;
 pub enum Expectation {
     /// A value of a type. `safety` is compared when given; `order_any` makes
     /// a list's or tuple's element order irrelevant.
-    Value { ty: Type, value: ExpectedValue, safety: Option<Safety>, order_any: bool },
+    Value {
+        ty: Type,
+        value: ExpectedValue,
+        safety: Option<Safety>,
+        order_any: bool,
+    },
     /// A type (unification, type expressions).
     Type(Type),
     /// A body (configuration files).
@@ -117,7 +124,9 @@ impl Expectation {
     pub fn is_open(&self) -> bool {
         match self {
             Expectation::OneOf(_) => true,
-            Expectation::Value { value, order_any, .. } => *order_any || value.has_approx(),
+            Expectation::Value {
+                value, order_any, ..
+            } => *order_any || value.has_approx(),
             Expectation::Body(body) => body.all_attributes().iter().any(|e| e.value.has_approx()),
             _ => false,
         }
@@ -129,9 +138,11 @@ impl Expectation {
         match self {
             Expectation::Value { ty, value, .. } => vec![(ty, value)],
             Expectation::OneOf(options) => options.iter().flat_map(Expectation::values).collect(),
-            Expectation::Body(body) => {
-                body.all_attributes().into_iter().map(|e| (&e.ty, &e.value)).collect()
-            }
+            Expectation::Body(body) => body
+                .all_attributes()
+                .into_iter()
+                .map(|e| (&e.ty, &e.value))
+                .collect(),
             _ => Vec::new(),
         }
     }

@@ -46,7 +46,10 @@ impl<'de> Deserialize<'de> for TypeText {
 impl<'de> Deserialize<'de> for TypedValue {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let Expected { ty, value } = Expected::deserialize(d)?;
-        value.to_value(&ty).map(TypedValue).map_err(D::Error::custom)
+        value
+            .to_value(&ty)
+            .map(TypedValue)
+            .map_err(D::Error::custom)
     }
 }
 
@@ -100,7 +103,9 @@ struct RawExpectation {
 
 impl<'de> Deserialize<'de> for Expectation {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        RawExpectation::deserialize(d)?.interpret().map_err(D::Error::custom)
+        RawExpectation::deserialize(d)?
+            .interpret()
+            .map_err(D::Error::custom)
     }
 }
 
@@ -123,9 +128,11 @@ impl RawExpectation {
             self.ty.is_some(),
         ];
         if forms.iter().filter(|f| **f).count() != 1 {
-            return Err("an expectation is exactly one of: a value or type (`type:`), \
+            return Err(
+                "an expectation is exactly one of: a value or type (`type:`), \
                         a relation (`result:`), an error (`error:`), or `one-of:`"
-                .into());
+                    .into(),
+            );
         }
         if shapes.next().is_some() {
             return Err("a static expectation is one of `list`, `map`, `call`, `traversal`".into());
@@ -149,34 +156,52 @@ impl RawExpectation {
             check_range(range)?;
         }
         let ty = self.ty.map(|t| t.0);
-        Ok(match (shape, self.body, self.one_of, self.error, self.result, ty, self.value) {
-            (Some(shape), ..) => Expectation::Static(shape),
-            (_, Some(body), ..) => Expectation::Body(body),
-            (_, _, Some(options), ..) if options.len() < 2 => {
-                return Err("`one-of` lists at least two expectations".into())
-            }
-            (_, _, Some(options), ..) => Expectation::OneOf(options),
-            (.., Some(phase), _, _, _) => {
-                Expectation::Error { phase: phase.0, range: self.range.map(|r| r.0) }
-            }
-            (.., Some(result), _, _) => Expectation::Result(result),
-            (.., Some(ty), None) => Expectation::Type(ty),
-            (.., Some(ty), Some(yaml)) => {
-                let value = read_typed_value(&yaml, &ty)?;
-                if !value.has_approx() {
-                    // A well-formed value of its type.
-                    value.to_value(&ty)?;
+        Ok(
+            match (
+                shape,
+                self.body,
+                self.one_of,
+                self.error,
+                self.result,
+                ty,
+                self.value,
+            ) {
+                (Some(shape), ..) => Expectation::Static(shape),
+                (_, Some(body), ..) => Expectation::Body(body),
+                (_, _, Some(options), ..) if options.len() < 2 => {
+                    return Err("`one-of` lists at least two expectations".into())
                 }
-                let order_any = match self.order.as_deref() {
-                    None => false,
-                    Some("any") if matches!(ty, Type::List(_) | Type::Tuple(_)) => true,
-                    Some("any") => return Err("`order: any` is for lists and tuples".into()),
-                    Some(other) => return Err(format!("order is `any` or absent, not `{other}`")),
-                };
-                Expectation::Value { ty, value, safety: self.safety.map(|s| s.0), order_any }
-            }
-            _ => return Err("an expectation needs one of its forms".into()),
-        })
+                (_, _, Some(options), ..) => Expectation::OneOf(options),
+                (.., Some(phase), _, _, _) => Expectation::Error {
+                    phase: phase.0,
+                    range: self.range.map(|r| r.0),
+                },
+                (.., Some(result), _, _) => Expectation::Result(result),
+                (.., Some(ty), None) => Expectation::Type(ty),
+                (.., Some(ty), Some(yaml)) => {
+                    let value = read_typed_value(&yaml, &ty)?;
+                    if !value.has_approx() {
+                        // A well-formed value of its type.
+                        value.to_value(&ty)?;
+                    }
+                    let order_any = match self.order.as_deref() {
+                        None => false,
+                        Some("any") if matches!(ty, Type::List(_) | Type::Tuple(_)) => true,
+                        Some("any") => return Err("`order: any` is for lists and tuples".into()),
+                        Some(other) => {
+                            return Err(format!("order is `any` or absent, not `{other}`"))
+                        }
+                    };
+                    Expectation::Value {
+                        ty,
+                        value,
+                        safety: self.safety.map(|s| s.0),
+                        order_any,
+                    }
+                }
+                _ => return Err("an expectation needs one of its forms".into()),
+            },
+        )
     }
 }
 
@@ -189,7 +214,9 @@ fn check_range(range: &str) -> Result<(), String> {
     };
     match range.split_once('-') {
         Some((start, end)) if position(start) && position(end) => Ok(()),
-        _ => Err(format!("range `{range}` is not of the form LINE:COLUMN-LINE:COLUMN")),
+        _ => Err(format!(
+            "range `{range}` is not of the form LINE:COLUMN-LINE:COLUMN"
+        )),
     }
 }
 
@@ -202,7 +229,10 @@ impl<'de> Deserialize<'de> for ProfileExpectation {
             note: Text,
         }
         let Raw { expect, note } = Raw::deserialize(d)?;
-        Ok(ProfileExpectation { expect, note: note.0 })
+        Ok(ProfileExpectation {
+            expect,
+            note: note.0,
+        })
     }
 }
 
