@@ -19,6 +19,8 @@
 //! - [`known_failures`]: the lists of cases an implementation is known to
 //!   fail.
 //! - [`run`]: runs cases and judges them.
+//! - [`export`]: the suite as data: every case as a JSON document.
+//! - [`versions`]: the suite's versions: manifests, changes, the changelog.
 //! - [`report`]: the summary, and JSON, JUnit and Markdown reports.
 //! - [`matrix`]: every configured implementation over the whole suite, as
 //!   one table by area.
@@ -26,6 +28,7 @@
 
 pub mod areas;
 pub mod compare;
+pub mod export;
 pub mod kinds;
 pub mod known_failures;
 pub mod matrix;
@@ -38,4 +41,5 @@ pub mod schemas;
 pub mod subprocess;
 pub mod suite;
 pub mod values;
+pub mod versions;
 pub mod wire;

@@ -7,12 +7,13 @@ use hcl_conformance::known_failures::{failure_list, FailureFile, KnownFailures};
 use hcl_conformance::matrix::{known_profile, parse_config, run_matrix, split_command};
 use hcl_conformance::report::Report;
 use hcl_conformance::requirements::{
-    check_finished, coverage, finished_areas, ids_settled_by_notes,
+    check_finished, coverage, ids_settled_by, parse_finished_areas,
 };
 use hcl_conformance::run::{run_cases, Implementation, RunSettings, Status};
 use hcl_conformance::subprocess::{self, ImplementationCommand, Pool, HELLO_TIMEOUT};
-use hcl_conformance::suite::{find_suite_dir, load_suite, Case, Suite, SPEC_PROFILE};
-use hcl_conformance::wire::{version, RequestLine};
+use hcl_conformance::suite::{load_embedded, load_suite, Case, Suite, SPEC_PROFILE};
+use hcl_conformance::versions::describe_versions;
+use hcl_conformance::wire::RequestLine;
 use std::collections::BTreeSet;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -82,7 +83,7 @@ enum Command {
 
 #[derive(Args)]
 struct SuiteArg {
-    /// The suite folder [default: $HCL_CONFORMANCE_SUITE, or ./suite, found upwards]
+    /// Read the suite from this folder [default: the suite built into the runner]
     #[arg(long, value_name = "DIR")]
     suite: Option<PathBuf>,
 }
@@ -236,10 +237,13 @@ fn fail(message: impl std::fmt::Display) -> ExitCode {
 }
 
 fn load(suite: &SuiteArg) -> Result<Suite, ExitCode> {
-    let dir = suite.suite.clone().unwrap_or_else(find_suite_dir);
-    load_suite(&dir).map_err(|errors| match errors.as_slice() {
+    let loaded = match &suite.suite {
+        Some(dir) => load_suite(dir),
+        None => load_embedded(),
+    };
+    loaded.map_err(|errors| match errors.as_slice() {
         // Not the suite folder at all: not a problem of case files.
-        [only] if only.path == dir => fail(only),
+        [only] if Some(&only.path) == suite.suite.as_ref() => fail(only),
         _ => {
             errors.iter().for_each(|e| eprintln!("suite bug: {e}"));
             let n = errors.len();
@@ -250,7 +254,9 @@ fn load(suite: &SuiteArg) -> Result<Suite, ExitCode> {
 
 fn main() -> ExitCode {
     subprocess::stop_on_every_way_out();
-    let matches = Cli::command().version(version()).get_matches();
+    let matches = Cli::command()
+        .version(describe_versions())
+        .get_matches();
     let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     let command = cli.command.unwrap_or(Command::Run(cli.run));
     let code = match command {
@@ -340,9 +346,10 @@ fn run_coverage(check: bool, suite: &Suite) -> ExitCode {
         .cases()
         .flat_map(|c| c.covers.iter().cloned())
         .collect();
-    let settled = ids_settled_by_notes(&suite.dir.join("../spec-notes"));
+    let settled = ids_settled_by(suite.notes().map(|(_, text)| text));
     let sections = coverage(&suite.requirements, &covered, &settled);
-    let finished = match finished_areas(&suite.dir) {
+    let finished_text = suite.text("suite/finished-areas.txt").unwrap_or("");
+    let finished = match parse_finished_areas(finished_text, &suite.dir.join("finished-areas.txt")) {
         Ok(f) => f,
         Err(e) => return fail(e),
     };
@@ -490,7 +497,7 @@ fn run(args: &RunArgs, suite: &Suite) -> ExitCode {
     for record in records.iter().filter(|r| r.status.fails_run()) {
         say(&format!("\n{}", record.message.trim_end()));
     }
-    let report = Report::new(name, hello, &args.profile, &suite.dir, records);
+    let report = Report::new(name, hello, &args.profile, suite, records);
     say(report.summary().trim_end());
     let n = report.cases.len();
     say(&format!(

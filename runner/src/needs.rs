@@ -52,6 +52,13 @@ pub fn missing_capabilities(
     if !capabilities.kinds.contains(kind) {
         missing.push(format!("kind {kind}"));
     }
+    // An implementation that declares its syntaxes reads only those.
+    if let (Some(syntax), Some(declared)) = (case_syntax(&case.input), &capabilities.syntaxes) {
+        let name: &str = syntax.into();
+        if !declared.contains(name) {
+            missing.push(format!("syntax {name}"));
+        }
+    }
     // A parse-only implementation is asked only whether the source parses:
     // values, and with them every value feature, play no part.
     if parse_only(case, capabilities) {
@@ -64,6 +71,20 @@ pub fn missing_capabilities(
             .filter(|f| !capabilities.features.contains(f)),
     );
     missing
+}
+
+/// The syntax of the case's source text, which an implementation must
+/// read (`syntaxes` in its `hello` answer): native for `expr` and
+/// `template`, the request's `syntax` for `config`, `static` and
+/// `typeexpr`; none for the kinds without source text.
+pub fn case_syntax(input: &CaseInput) -> Option<Syntax> {
+    match input {
+        Input::Expr(_) | Input::Template(_) => Some(Syntax::Native),
+        Input::Config(c) => Some(*c.syntax),
+        Input::Static(s) => Some(*s.syntax),
+        Input::TypeExpr(t) => Some(*t.syntax),
+        _ => None,
+    }
 }
 
 /// The features the case needs to be checked fully: `unknown`,

@@ -4,6 +4,8 @@
 
 use crate::areas;
 use crate::run::{CaseRecord, Status};
+use crate::suite::{Origin, Suite};
+use crate::versions::suite_version;
 use crate::wire::{HelloAnswer, PROTOCOL_VERSION};
 use quick_junit::{NonSuccessKind, TestCase, TestCaseStatus, TestSuite};
 use schemars::JsonSchema;
@@ -22,7 +24,10 @@ pub struct Report {
     pub runner: String,
     /// The version of the protocol the runner speaks.
     pub protocol: u64,
-    /// The git commit of the suite, when the suite is in a git checkout.
+    /// The suite's version (README.md § Versions), when it has one.
+    pub suite_version: Option<String>,
+    /// The git commit of the suite, when it was read from a folder (`--suite`)
+    /// in a git checkout; none for the suite built into the runner.
     pub suite_commit: Option<String>,
     /// The profile whose expectations the cases were held to.
     pub profile: String,
@@ -42,7 +47,7 @@ impl Report {
         implementation: String,
         hello: Option<HelloAnswer>,
         profile: &str,
-        suite_dir: &std::path::Path,
+        suite: &Suite,
         cases: Vec<CaseRecord>,
     ) -> Report {
         let mut areas: BTreeMap<String, Counts> = BTreeMap::new();
@@ -55,17 +60,25 @@ impl Report {
                 .or_default() += 1;
             *totals.entry(case.status).or_default() += 1;
         }
-        let git = std::process::Command::new("git")
-            .args(["rev-parse", "HEAD"])
-            .current_dir(suite_dir)
-            .output();
-        let commit = git.ok().filter(|o| o.status.success());
-        let suite_commit = commit.map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string());
+        let git = |dir: &std::path::Path| {
+            let git = std::process::Command::new("git")
+                .args(["rev-parse", "HEAD"])
+                .current_dir(dir)
+                .output();
+            let commit = git.ok().filter(|o| o.status.success());
+            commit.map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+        };
+        let suite_commit = match &suite.origin {
+            Origin::Dir(dir) => git(dir),
+            Origin::Embedded => None,
+        };
+        let suite_version = suite_version(suite).map(|v| v.to_string());
         let runner = format!("hcl-conformance {}", env!("CARGO_PKG_VERSION"));
         let profile = profile.into();
         Report {
             runner,
             protocol: PROTOCOL_VERSION,
+            suite_version,
             suite_commit,
             profile,
             implementation,

@@ -46,18 +46,27 @@ impl Requirements {
         let path = suite_dir.join("requirements.jsonl");
         let text = std::fs::read_to_string(&path)
             .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+        let overrides = suite_dir.join("requirements-overrides.jsonl");
+        let overrides = std::fs::read_to_string(&overrides).unwrap_or_default();
+        Requirements::parse(&text, &overrides, suite_dir)
+    }
+
+    /// Reads the list, `requirements.jsonl`, and applies the overrides,
+    /// `requirements-overrides.jsonl`, both given as text; `suite_dir`
+    /// names the files in messages.
+    pub fn parse(text: &str, overrides: &str, suite_dir: &Path) -> Result<Requirements, String> {
+        let path = suite_dir.join("requirements.jsonl");
         let mut requirements = Requirements::default();
-        for (line, json) in json_lines(&text) {
+        for (line, json) in json_lines(text) {
             let requirement = serde_json::from_str(json)
                 .map_err(|e| format!("{}:{line}: {e}", path.display()))?;
             requirements.insert(requirement);
         }
-        let overrides = suite_dir.join("requirements-overrides.jsonl");
-        let text = std::fs::read_to_string(&overrides).unwrap_or_default();
-        for (line, json) in json_lines(&text) {
+        let path = suite_dir.join("requirements-overrides.jsonl");
+        for (line, json) in json_lines(overrides) {
             requirements
                 .apply_override(json)
-                .map_err(|e| format!("{}:{line}: {e}", overrides.display()))?;
+                .map_err(|e| format!("{}:{line}: {e}", path.display()))?;
         }
         Ok(requirements)
     }
@@ -113,9 +122,16 @@ pub fn ids_settled_by_notes(notes_dir: &Path) -> BTreeSet<String> {
         .into_iter()
         .filter_map(Result::ok)
         .filter(|e| e.path().extension().is_some_and(|x| x == "md"));
-    let texts = notes.filter_map(|e| std::fs::read_to_string(e.path()).ok());
+    let texts: Vec<String> = notes
+        .filter_map(|e| std::fs::read_to_string(e.path()).ok())
+        .collect();
+    ids_settled_by(texts.iter().map(String::as_str))
+}
+
+/// The requirement ids named on a `Requirements:` line of these notes.
+pub fn ids_settled_by<'a>(notes: impl Iterator<Item = &'a str>) -> BTreeSet<String> {
     let mut ids = BTreeSet::new();
-    for text in texts {
+    for text in notes {
         for list in text.lines().filter_map(|l| l.strip_prefix("Requirements:")) {
             let listed = list.split([',', ' ']).map(|id| id.trim().trim_matches('`'));
             ids.extend(listed.filter(|id| !id.is_empty()).map(str::to_string));
@@ -183,11 +199,15 @@ pub fn coverage(
 /// Reads `finished-areas.txt`: one `doc#anchor` a line, `#` comments.
 pub fn finished_areas(suite_dir: &Path) -> Result<Vec<(String, String)>, String> {
     let path = suite_dir.join("finished-areas.txt");
-    let text = match std::fs::read_to_string(&path) {
-        Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(e) => return Err(format!("{}: {e}", path.display())),
-    };
+    match std::fs::read_to_string(&path) {
+        Ok(text) => parse_finished_areas(&text, &path),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Vec::new()),
+        Err(e) => Err(format!("{}: {e}", path.display())),
+    }
+}
+
+/// Reads the text of `finished-areas.txt`; `path` names it in messages.
+pub fn parse_finished_areas(text: &str, path: &Path) -> Result<Vec<(String, String)>, String> {
     let mut areas = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let line = line.split(" #").next().unwrap_or("").trim();

@@ -310,6 +310,10 @@ pub struct Capabilities {
     pub kinds: BTreeSet<String>,
     #[serde(default)]
     pub features: BTreeSet<String>,
+    /// The syntaxes whose source text it reads: `native`, `json`. Absent,
+    /// both (protocol version 1 began without it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub syntaxes: Option<BTreeSet<String>>,
 }
 
 /// What an implementation answered for a case: an answer member of the

@@ -497,7 +497,7 @@ fn a_missing_suite_folder_is_named_with_what_to_do() {
         stderr.trim(),
         format!(
             "hcl-conformance: {}: there is no folder here; give the suite folder's path with \
-             --suite DIR (or HCL_CONFORMANCE_SUITE), or run from the repository",
+             --suite DIR, or leave --suite out to run the suite built into the runner",
             missing.display()
         )
     );

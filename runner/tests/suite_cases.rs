@@ -78,7 +78,7 @@ fn main() {
         let name = "reference interpreter (in-process)".to_string();
         print!(
             "{}",
-            Report::new(name, None, SPEC_PROFILE, dir, records).summary()
+            Report::new(name, None, SPEC_PROFILE, &suite, records).summary()
         );
     }
     conclusion.exit();

@@ -199,6 +199,7 @@ fn hello(id: &str, request: &Json) -> String {
         capabilities: Capabilities {
             kinds: Kind::ALL.iter().map(|k| k.name().to_string()).collect(),
             features: FEATURES.iter().map(|f| f.to_string()).collect(),
+            syntaxes: Some(["native", "json"].map(String::from).into()),
         },
     };
     #[derive(serde::Serialize)]

@@ -37,30 +37,66 @@ impl fmt::Display for LoadError {
 /// The whole suite, loaded.
 #[derive(Clone, Debug)]
 pub struct Suite {
-    /// The `suite/` folder.
+    /// The `suite/` folder it was read from; `suite` for the embedded suite.
     pub dir: PathBuf,
+    /// Where it was read from.
+    pub origin: Origin,
     pub files: Vec<SuiteFile>,
     pub requirements: Requirements,
+    /// The other files the runner reads, by their path from the
+    /// repository's root (`/`-separated): `suite/finished-areas.txt`, the
+    /// version manifests `suite/versions/X.Y.Z.txt`, the notes
+    /// `spec-notes/**.md`.
+    pub texts: BTreeMap<String, FileText>,
+}
+
+/// The text of a file: embedded in the runner, or read.
+pub type FileText = std::borrow::Cow<'static, str>;
+
+/// Where a suite is read from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Origin {
+    /// A suite folder (`--suite DIR`), its notes in `DIR/../spec-notes`.
+    Dir(PathBuf),
+    /// The suite embedded in the runner when it was built
+    /// (`runner/build.rs`).
+    Embedded,
 }
 
 impl Suite {
     pub fn cases(&self) -> impl Iterator<Item = &Case> {
         self.files.iter().flat_map(|f| f.cases.iter())
     }
+
+    /// A file the suite holds besides its case files, by its path from the
+    /// repository's root: `suite/finished-areas.txt`.
+    pub fn text(&self, path: &str) -> Option<&str> {
+        self.texts.get(path).map(|t| &**t)
+    }
+
+    /// Every note, `spec-notes/**.md`, by its path.
+    pub fn notes(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.texts
+            .iter()
+            .filter(|(p, _)| p.starts_with("spec-notes/"))
+            .map(|(p, t)| (p.as_str(), &**t))
+    }
 }
 
-/// Finds the `suite/` folder: `$HCL_CONFORMANCE_SUITE`, or `suite/` in the
-/// current folder or one of its parents, or beside this crate.
+/// The `suite/` folder of the repository the runner was built from (which
+/// an installed runner need not find any more: it runs the embedded suite,
+/// [`load_embedded`]). For tests and tools that read the suite's files.
 pub fn find_suite_dir() -> PathBuf {
-    if let Some(dir) = std::env::var_os("HCL_CONFORMANCE_SUITE") {
-        return PathBuf::from(dir);
-    }
-    let cwd = std::env::current_dir().unwrap_or_default();
-    let found = cwd
-        .ancestors()
-        .map(|d| d.join("suite"))
-        .find(|d| d.join("requirements.jsonl").is_file());
-    found.unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../suite"))
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../suite")
+}
+
+/// Loads the suite embedded in the runner (`runner/build.rs`), reporting
+/// every problem found (none, since the runner's tests load the same files).
+pub fn load_embedded() -> Result<Suite, Vec<LoadError>> {
+    let texts = super::embedded::FILES
+        .iter()
+        .map(|(path, text)| (path.to_string(), FileText::Borrowed(text)));
+    load_texts(Origin::Embedded, Path::new("suite"), texts.collect())
 }
 
 /// Loads every case file under `dir`, reporting every problem found.
@@ -68,7 +104,7 @@ pub fn find_suite_dir() -> PathBuf {
 /// The suite is read from plain files and folders: a symbolic link below
 /// `dir` is an error, not followed, since a case's id is its file's path
 /// (a linked file would give its cases a second id, or bring in a file from
-/// outside the suite).
+/// outside the suite). The notes are read from `dir/../spec-notes`.
 pub fn load_suite(dir: &Path) -> Result<Suite, Vec<LoadError>> {
     let error = |path: &Path, message: &str| LoadError {
         path: path.into(),
@@ -81,41 +117,112 @@ pub fn load_suite(dir: &Path) -> Result<Suite, Vec<LoadError>> {
             false => "there is no folder here",
         };
         let what = format!(
-            "{what}; give the suite folder's path with --suite DIR (or HCL_CONFORMANCE_SUITE), or run from the repository"
+            "{what}; give the suite folder's path with --suite DIR, or leave --suite out to run the suite built into the runner"
         );
         return Err(vec![error(dir, &what)]);
     }
-    let requirements =
-        Requirements::load(dir).map_err(|e| vec![error(&dir.join("requirements.jsonl"), &e)])?;
-    let (mut files, mut errors, mut paths) = (Vec::new(), Vec::new(), Vec::new());
-    for entry in walkdir::WalkDir::new(dir).sort_by_file_name() {
-        match entry {
-            Ok(entry) if entry.path_is_symlink() && entry.depth() > 0 => errors.push(error(
-                entry.path(),
-                "a symbolic link; the suite is read from plain files and folders only: \
-                 replace the link with what it points to",
-            )),
-            Ok(entry) if entry.file_type().is_file() => paths.push(entry.into_path()),
-            Ok(_) => {}
-            Err(e) => errors.push(error(e.path().unwrap_or(dir), &format!("cannot read: {e}"))),
+    let (mut texts, mut errors) = (BTreeMap::new(), Vec::new());
+    let notes = dir.join("../spec-notes");
+    for (folder, name) in [(dir, "suite"), (notes.as_path(), "spec-notes")] {
+        if name == "spec-notes" && !folder.is_dir() {
+            continue;
+        }
+        for entry in walkdir::WalkDir::new(folder).sort_by_file_name() {
+            let entry = match entry {
+                Ok(entry) if entry.path_is_symlink() && entry.depth() > 0 => {
+                    if name == "suite" {
+                        errors.push(error(
+                            entry.path(),
+                            "a symbolic link; the suite is read from plain files and folders only: \
+                             replace the link with what it points to",
+                        ));
+                    }
+                    continue;
+                }
+                Ok(entry) if entry.file_type().is_file() => entry,
+                Ok(_) => continue,
+                Err(e) => {
+                    errors.push(error(e.path().unwrap_or(folder), &format!("cannot read: {e}")));
+                    continue;
+                }
+            };
+            let path = entry.path();
+            let extension = path.extension().and_then(|x| x.to_str()).unwrap_or("");
+            let wanted = match name {
+                "suite" => ["yaml", "yml", "jsonl", "txt", "md"].contains(&extension),
+                _ => extension == "md",
+            };
+            if !wanted {
+                continue;
+            }
+            let relative = path.strip_prefix(folder).unwrap_or(path);
+            let parts: Vec<_> = relative
+                .components()
+                .map(|c| c.as_os_str().to_string_lossy())
+                .collect();
+            match std::fs::read_to_string(path) {
+                Ok(text) => {
+                    texts.insert(format!("{name}/{}", parts.join("/")), FileText::Owned(text));
+                }
+                Err(e) => errors.push(error(path, &format!("cannot read the file: {e}"))),
+            }
         }
     }
-    paths.sort();
-    for path in paths {
-        match path.extension().and_then(|x| x.to_str()) {
-            Some("yaml") => match load_file(&path, dir, &requirements) {
-                Ok(file) => files.push(file),
-                Err(mut file_errors) => errors.append(&mut file_errors),
-            },
-            Some("yml") => errors.push(error(&path, "case files end in .yaml; rename this file")),
-            _ => {}
+    match load_texts(Origin::Dir(dir.to_path_buf()), dir, texts) {
+        Ok(suite) if errors.is_empty() => Ok(suite),
+        Ok(_) => Err(errors),
+        Err(mut more) => {
+            errors.append(&mut more);
+            Err(errors)
+        }
+    }
+}
+
+/// Loads a suite from its files' texts, by path from the repository's root
+/// (`suite/...`, `spec-notes/...`); `dir` names the suite folder in
+/// messages.
+fn load_texts(
+    origin: Origin,
+    dir: &Path,
+    mut texts: BTreeMap<String, FileText>,
+) -> Result<Suite, Vec<LoadError>> {
+    let error = |path: &Path, message: &str| LoadError {
+        path: path.into(),
+        line: None,
+        message: message.into(),
+    };
+    let at = |path: &str| dir.join(path.strip_prefix("suite/").unwrap_or(path));
+    let requirements = Requirements::parse(
+        texts.get("suite/requirements.jsonl").map_or("", |t| t),
+        texts.get("suite/requirements-overrides.jsonl").map_or("", |t| t),
+        dir,
+    )
+    .map_err(|e| vec![error(&dir.join("requirements.jsonl"), &e)])?;
+    let case_files: Vec<String> = texts
+        .keys()
+        .filter(|p| p.starts_with("suite/") && (p.ends_with(".yaml") || p.ends_with(".yml")))
+        .cloned()
+        .collect();
+    let (mut files, mut errors) = (Vec::new(), Vec::new());
+    for path in case_files {
+        let text = texts.remove(&path).unwrap_or_default();
+        if path.ends_with(".yml") {
+            errors.push(error(&at(&path), "case files end in .yaml; rename this file"));
+            continue;
+        }
+        let note_exists = |note: &str| texts.contains_key(note);
+        match parse_file(&text, &at(&path), dir, &requirements, &note_exists) {
+            Ok(file) => files.push(file),
+            Err(mut file_errors) => errors.append(&mut file_errors),
         }
     }
     match errors.is_empty() {
         true => Ok(Suite {
             dir: dir.to_path_buf(),
+            origin,
             files,
             requirements,
+            texts,
         }),
         false => Err(errors),
     }
@@ -272,13 +379,33 @@ pub fn load_file(
     };
     let text = std::fs::read_to_string(path)
         .map_err(|e| vec![error(None, format!("cannot read the file: {e}"))])?;
+    let repo_root = suite_dir.parent().unwrap_or(suite_dir);
+    let note_exists = |note: &str| repo_root.join(note).is_file();
+    parse_file(&text, path, suite_dir, requirements, &note_exists)
+}
+
+/// Reads and checks one case file's text; `path` is the file's, for its
+/// id and for messages, and `note_exists` says whether a note (a path from
+/// the repository's root, `spec-notes/gaps/x.md`) exists.
+fn parse_file(
+    text: &str,
+    path: &Path,
+    suite_dir: &Path,
+    requirements: &Requirements,
+    note_exists: &dyn Fn(&str) -> bool,
+) -> Result<SuiteFile, Vec<LoadError>> {
+    let error = |line: Option<usize>, message: String| LoadError {
+        path: path.into(),
+        line,
+        message,
+    };
     let too_deep = format!(
         "the YAML nests more than {MAX_FLOW_NESTING} levels deep here; a case file needs a few \
          levels: write deeply nested input as source text, in a block scalar (`|`)"
     );
     // Checked before parsing, whose time grows with the square of the
     // depth of `[` and `{`.
-    if let Some(line) = flow_nesting_exceeds(&text, MAX_FLOW_NESTING) {
+    if let Some(line) = flow_nesting_exceeds(text, MAX_FLOW_NESTING) {
         return Err(vec![error(Some(line), too_deep)]);
     }
     let yaml_error = |e: serde_norway::Error| {
@@ -298,7 +425,7 @@ pub fn load_file(
             false => vec![error(line, message)],
         }
     };
-    let file: FileFields = serde_norway::from_str(&text).map_err(yaml_error)?;
+    let file: FileFields = serde_norway::from_str(text).map_err(yaml_error)?;
     let mut errors = Vec::new();
     for citation in &file.spec.0 {
         let split = citation.split_once('#');
@@ -317,7 +444,7 @@ pub fn load_file(
     let lines: Vec<Option<usize>> = file
         .cases
         .iter()
-        .map(|c| line_of_case(&text, &c.name))
+        .map(|c| line_of_case(text, &c.name))
         .collect();
     let mut kinds = Vec::new();
     for (case, line) in file.cases.iter().zip(&lines) {
@@ -335,7 +462,7 @@ pub fn load_file(
     if !errors.is_empty() {
         return Err(errors);
     }
-    let inputs = Inputs::File(&kinds).deserialize(serde_norway::Deserializer::from_str(&text));
+    let inputs = Inputs::File(&kinds).deserialize(serde_norway::Deserializer::from_str(text));
     let id = file_id(path, suite_dir);
     let area = area_of(file.spec.0.first().map_or("", |c| &c.0));
     let mut names = BTreeSet::new();
@@ -352,8 +479,7 @@ pub fn load_file(
                 format!("the case name `{}` is used twice in this file", fields.name),
             ));
         }
-        let repo_root = suite_dir.parent().unwrap_or(suite_dir);
-        match check_case(&fields, &input, requirements, repo_root) {
+        match check_case(&fields, &input, requirements, note_exists) {
             Err(problems) => errors.extend(problems.into_iter().map(|m| error(line, m))),
             Ok(()) => cases.push(Case {
                 id: format!("{id}::{}", fields.name),
@@ -410,7 +536,7 @@ fn check_case(
     case: &CaseFields,
     input: &CaseInput,
     requirements: &Requirements,
-    repo_root: &Path,
+    note_exists: &dyn Fn(&str) -> bool,
 ) -> Result<(), Vec<String>> {
     let name = &case.name;
     let mut problems = Vec::new();
@@ -459,7 +585,7 @@ fn check_case(
                 "case `{name}`: unknown profile `{profile}`; the profiles are {known}"
             ));
         }
-        if !repo_root.join(&expectation.note).is_file() {
+        if !note_exists(&expectation.note) {
             let note = &expectation.note;
             problems.push(format!(
                 "case `{name}`: the note `{note}` of profile `{profile}` does not exist"

@@ -4,11 +4,14 @@
 //! input is the declaration of its kind (`crate::kinds`), with types and
 //! values written as case files write them (`yaml`).
 
+mod embedded;
 mod load;
 pub mod yaml;
 
 pub use crate::values::{read_typed_value, ExpectedValue};
-pub use load::{find_suite_dir, load_file, load_suite, LoadError, Suite};
+pub use load::{
+    find_suite_dir, load_embedded, load_file, load_suite, FileText, LoadError, Origin, Suite,
+};
 pub use yaml::{TypeText, TypedValue};
 
 use crate::kinds::{Body, Input, StaticShape};
@@ -146,4 +149,10 @@ impl Expectation {
             _ => Vec::new(),
         }
     }
+}
+
+/// The paths of the files built into the runner, from the repository's
+/// root: `suite/...`, `spec-notes/...`.
+pub fn embedded_paths() -> impl Iterator<Item = &'static str> {
+    embedded::FILES.iter().map(|(path, _)| *path)
 }
