@@ -24,7 +24,14 @@ fn main() {
     for (folder, endings) in EMBEDDED {
         let dir = root.join(folder);
         println!("cargo:rerun-if-changed={}", dir.display());
-        if !dir.join(if *folder == "suite" { "requirements.jsonl" } else { "README.md" }).is_file() {
+        if !dir
+            .join(if *folder == "suite" {
+                "requirements.jsonl"
+            } else {
+                "README.md"
+            })
+            .is_file()
+        {
             panic!(
                 "{}: the folder is missing: the runner embeds the suite, so it is built from a checkout \
                  of the hcl-conformance repository (cargo install --path runner, or --git URL)",
@@ -39,7 +46,10 @@ fn main() {
                 .and_then(|x| x.to_str())
                 .is_some_and(|x| endings.contains(&x));
             if entry.file_type().is_file() && wanted {
-                entries.push((relative(path, &root), path.canonicalize().unwrap_or(path.into())));
+                entries.push((
+                    relative(path, &root),
+                    path.canonicalize().unwrap_or(path.into()),
+                ));
             }
         }
     }
@@ -49,7 +59,11 @@ fn main() {
          pub static FILES: &[(&str, &str)] = &[\n",
     );
     for (name, path) in &entries {
-        let _ = writeln!(code, "    ({name:?}, include_str!({:?})),", path.display().to_string());
+        let _ = writeln!(
+            code,
+            "    ({name:?}, include_str!({:?})),",
+            path.display().to_string()
+        );
     }
     code.push_str("];\n");
     let out = PathBuf::from(std::env::var_os("OUT_DIR").unwrap_or_default());

@@ -11,7 +11,9 @@
 
 use crate::kinds::{Body, Kind, Named, StaticShape, Syntax};
 use crate::needs::{case_features, case_syntax};
-use crate::suite::{Case, Expectation, ExpectedValue, Suite, SuiteFile, KNOWN_PROFILES, SPEC_PROFILE};
+use crate::suite::{
+    Case, Expectation, ExpectedValue, Suite, SuiteFile, KNOWN_PROFILES, SPEC_PROFILE,
+};
 use crate::wire::{type_to_json, Hello, Request, RequestLine, Ty, PROTOCOL_VERSION};
 use hcl_interpreter::convert::Safety;
 use hcl_interpreter::{Phase, Type};
@@ -454,8 +456,12 @@ pub fn write_export(
     }
     let cases_dir = out.join("cases");
     if cases_dir.exists() {
-        std::fs::remove_dir_all(&cases_dir)
-            .map_err(|e| format!("cannot remove the earlier export's {}: {e}", cases_dir.display()))?;
+        std::fs::remove_dir_all(&cases_dir).map_err(|e| {
+            format!(
+                "cannot remove the earlier export's {}: {e}",
+                cases_dir.display()
+            )
+        })?;
     }
     let mut entries = Vec::new();
     for file in &suite.files {
@@ -486,7 +492,11 @@ pub fn write_export(
             kind: "hello".into(),
             protocol: PROTOCOL_VERSION,
         },
-        parse_only_kinds: crate::wire::PARSED_KINDS.iter().copied().map(Named).collect(),
+        parse_only_kinds: crate::wire::PARSED_KINDS
+            .iter()
+            .copied()
+            .map(Named)
+            .collect(),
         cases: entries,
     };
     let text = serde_json::to_string_pretty(&index).map_err(|e| e.to_string())?;

@@ -3,6 +3,7 @@
 
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use hcl_conformance::compare::render_expectation;
+use hcl_conformance::export::write_export;
 use hcl_conformance::known_failures::{failure_list, FailureFile, KnownFailures};
 use hcl_conformance::matrix::{known_profile, parse_config, run_matrix, split_command};
 use hcl_conformance::report::Report;
@@ -12,7 +13,9 @@ use hcl_conformance::requirements::{
 use hcl_conformance::run::{run_cases, Implementation, RunSettings, Status};
 use hcl_conformance::subprocess::{self, ImplementationCommand, Pool, HELLO_TIMEOUT};
 use hcl_conformance::suite::{load_embedded, load_suite, Case, Suite, SPEC_PROFILE};
-use hcl_conformance::versions::describe_versions;
+use hcl_conformance::versions::{
+    describe_versions, hashes, manifests, stamp_list, suite_version, version_of_list, Changes,
+};
 use hcl_conformance::wire::RequestLine;
 use std::collections::BTreeSet;
 use std::io::{IsTerminal, Write};
@@ -57,6 +60,34 @@ enum Command {
         /// Fail when a finished area (suite/finished-areas.txt) is not fully covered
         #[arg(long)]
         check: bool,
+        #[command(flatten)]
+        suite: SuiteArg,
+    },
+    /// Write every case as a JSON document, for test harnesses in any language
+    ///
+    /// Writes DIR/index.json (the versions, the handshake, each case's
+    /// document) and DIR/cases/FILE/NAME.json: the request, and per profile
+    /// the expected answer, the grading that applies and what the case needs
+    /// (README.md § The suite as data; runner/schema/export-*.schema.json).
+    /// Replaces an earlier export in DIR; refuses a folder holding anything
+    /// else.
+    Export {
+        /// Where the export goes
+        #[arg(long, value_name = "DIR")]
+        out: PathBuf,
+        #[command(flatten)]
+        suite: SuiteArg,
+    },
+    /// The cases added, changed and removed since a suite version
+    ///
+    /// Compares the suite with the manifest of an earlier version
+    /// (suite/versions/); a known-failure list names the version it was
+    /// written against on its `# Suite version` line, as --write-failures
+    /// writes it.
+    Changes {
+        /// A suite version (1.0.0), or a known-failure list naming one
+        #[arg(long, value_name = "VERSION|LIST")]
+        since: String,
         #[command(flatten)]
         suite: SuiteArg,
     },
@@ -254,9 +285,7 @@ fn load(suite: &SuiteArg) -> Result<Suite, ExitCode> {
 
 fn main() -> ExitCode {
     subprocess::stop_on_every_way_out();
-    let matches = Cli::command()
-        .version(describe_versions())
-        .get_matches();
+    let matches = Cli::command().version(describe_versions()).get_matches();
     let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     let command = cli.command.unwrap_or(Command::Run(cli.run));
     let code = match command {
@@ -285,6 +314,12 @@ fn main() -> ExitCode {
             jobs,
             suite,
         } => matrix(&config, &out, jobs.count(), &suite),
+        Command::Export { out, suite } => {
+            load(&suite).map_or_else(|code| code, |suite| export(&out, &suite))
+        }
+        Command::Changes { since, suite } => {
+            load(&suite).map_or_else(|code| code, |suite| changes(&since, &suite))
+        }
     };
     subprocess::stop_all();
     code
@@ -349,7 +384,8 @@ fn run_coverage(check: bool, suite: &Suite) -> ExitCode {
     let settled = ids_settled_by(suite.notes().map(|(_, text)| text));
     let sections = coverage(&suite.requirements, &covered, &settled);
     let finished_text = suite.text("suite/finished-areas.txt").unwrap_or("");
-    let finished = match parse_finished_areas(finished_text, &suite.dir.join("finished-areas.txt")) {
+    let finished = match parse_finished_areas(finished_text, &suite.dir.join("finished-areas.txt"))
+    {
         Ok(f) => f,
         Err(e) => return fail(e),
     };
@@ -368,6 +404,88 @@ fn run_coverage(check: bool, suite: &Suite) -> ExitCode {
     eprintln!("\ncoverage of finished areas dropped:");
     problems.iter().for_each(|p| eprintln!("  {p}"));
     ExitCode::FAILURE
+}
+
+/// `hcl-conformance export`.
+fn export(out: &Path, suite: &Suite) -> ExitCode {
+    let version = suite_version(suite).map(|v| v.to_string());
+    match write_export(suite, out, version, env!("CARGO_PKG_VERSION")) {
+        Ok(count) => {
+            println!("{count} cases written to {}", out.display());
+            ExitCode::SUCCESS
+        }
+        Err(e) => fail(e),
+    }
+}
+
+/// `hcl-conformance changes`.
+fn changes(since: &str, suite: &Suite) -> ExitCode {
+    let (version, listed) = match semver::Version::parse(since) {
+        Ok(version) => (version, BTreeSet::new()),
+        Err(_) => {
+            let text = match std::fs::read_to_string(since) {
+                Ok(text) => text,
+                Err(e) => {
+                    return fail(format!(
+                        "--since {since}: neither a version (1.0.0) nor a known-failure list that can be read ({e})"
+                    ))
+                }
+            };
+            let Some(version) = version_of_list(&text) else {
+                return fail(format!(
+                    "{since}: the list names no suite version (a `# Suite version X.Y.Z` line in its \
+                     header, which --write-failures writes); give the version: --since X.Y.Z"
+                ));
+            };
+            let ids = FailureFile::parse(&text)
+                .entries
+                .into_iter()
+                .map(|(id, ..)| id);
+            (version, ids.collect())
+        }
+    };
+    let manifests = match manifests(suite) {
+        Ok(manifests) => manifests,
+        Err(e) => return fail(e),
+    };
+    let Some(old) = manifests.iter().find(|m| m.version == version) else {
+        let known: Vec<String> = manifests.iter().map(|m| m.version.to_string()).collect();
+        return fail(format!(
+            "the suite has no version {version}; its versions are {}",
+            known.join(", ")
+        ));
+    };
+    let changes = Changes::between(&old.hashes, &hashes(suite));
+    let now = suite_version(suite).map_or("unversioned".into(), |v| v.to_string());
+    println!(
+        "From suite version {version} to this suite ({now}): {}.",
+        changes.counts()
+    );
+    let groups = [
+        ("added", &changes.added, ""),
+        (
+            "changed",
+            &changes.changed,
+            "listed: its reason may be out of date",
+        ),
+        (
+            "removed",
+            &changes.removed,
+            "listed: take it out of the list",
+        ),
+    ];
+    for (what, ids, note) in groups {
+        if !ids.is_empty() {
+            println!("\n{what}:");
+        }
+        for id in ids {
+            match listed.contains(id) && !note.is_empty() {
+                true => println!("  {id}  ({note})"),
+                false => println!("  {id}"),
+            }
+        }
+    }
+    ExitCode::SUCCESS
 }
 
 /// `hcl-conformance matrix`.
@@ -537,6 +655,10 @@ fn run(args: &RunArgs, suite: &Suite) -> ExitCode {
         let ran: BTreeSet<&str> = report.cases.iter().map(|r| r.id.as_str()).collect();
         let failed = failed.map(|r| (r.id.as_str(), r.reason.as_str()));
         let text = failure_list(failed, &ran, &FailureFile::read_all(&lists), suite, &header);
+        let text = match suite_version(suite) {
+            Some(version) => stamp_list(&text, &version),
+            None => text,
+        };
         if let Err(e) = std::fs::write(path, &text) {
             return fail(format!(
                 "cannot write the known-failure list {}: {e}",

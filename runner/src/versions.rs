@@ -140,7 +140,11 @@ impl Changes {
                 Some(_) => {}
             }
         }
-        changes.removed = old.keys().filter(|id| !new.contains_key(*id)).cloned().collect();
+        changes.removed = old
+            .keys()
+            .filter(|id| !new.contains_key(*id))
+            .cloned()
+            .collect();
         changes
     }
 
@@ -187,7 +191,8 @@ pub fn check_bump(previous: &Version, next: &Version, changes: &Changes) -> Resu
             "version {next} changes no case: only a major version (a protocol or case-format break) may"
         ));
     }
-    if !major && !minor && !(changes.added.is_empty() && changes.removed.is_empty()) {
+    let adds_or_removes = !changes.added.is_empty() || !changes.removed.is_empty();
+    if !major && !minor && adds_or_removes {
         return Err(format!(
             "version {next} adds or removes cases ({}), so it is a minor version: {}",
             changes.counts(),
@@ -213,10 +218,15 @@ pub fn changelog(manifests: &[Manifest]) -> String {
         let _ = write!(out, "\n## {}\n\n", manifest.version);
         let Some(previous) = i.checked_sub(1).map(|p| &manifests[p]) else {
             let files: BTreeMap<&str, usize> =
-                manifest.hashes.keys().fold(BTreeMap::new(), |mut files, id| {
-                    *files.entry(id.split("::").next().unwrap_or(id)).or_default() += 1;
-                    files
-                });
+                manifest
+                    .hashes
+                    .keys()
+                    .fold(BTreeMap::new(), |mut files, id| {
+                        *files
+                            .entry(id.split("::").next().unwrap_or(id))
+                            .or_default() += 1;
+                        files
+                    });
             let _ = writeln!(
                 out,
                 "The first versioned release: {} cases in {} files.\n",
@@ -258,6 +268,33 @@ pub fn list_header(version: &Version) -> String {
     format!("# Suite version {version}: `hcl-conformance changes --since THIS-FILE` lists the cases added or changed since.")
 }
 
+/// A known-failure list's text with its header naming `version`: the
+/// `# Suite version` line replaced, or added at the end of the leading
+/// comment block.
+pub fn stamp_list(text: &str, version: &Version) -> String {
+    let lines: Vec<&str> = text.lines().collect();
+    let header = lines.iter().take_while(|l| l.starts_with('#')).count();
+    let stamp = list_header(version);
+    let mut out: Vec<&str> = Vec::with_capacity(lines.len() + 1);
+    let old = lines[..header]
+        .iter()
+        .position(|l| l.starts_with("# Suite version "));
+    for (i, line) in lines.iter().enumerate() {
+        if Some(i) == old {
+            out.push(&stamp);
+            continue;
+        }
+        if old.is_none() && i == header {
+            out.push(&stamp);
+        }
+        out.push(line);
+    }
+    if old.is_none() && header == lines.len() {
+        out.push(&stamp);
+    }
+    out.join("\n") + "\n"
+}
+
 /// The suite version a known-failure list names on a `# Suite version`
 /// line.
 pub fn version_of_list(text: &str) -> Option<Version> {
@@ -288,7 +325,10 @@ mod tests {
 
     #[test]
     fn a_patch_version_only_changes_cases() {
-        assert_eq!(check_bump(&v("1.0.0"), &v("1.0.1"), &changes(0, 2, 0)), Ok(()));
+        assert_eq!(
+            check_bump(&v("1.0.0"), &v("1.0.1"), &changes(0, 2, 0)),
+            Ok(())
+        );
         let added = check_bump(&v("1.0.0"), &v("1.0.1"), &changes(1, 0, 0)).unwrap_err();
         assert!(added.contains("minor version: 1.1.0"), "{added}");
         let removed = check_bump(&v("1.0.0"), &v("1.0.1"), &changes(0, 0, 1)).unwrap_err();
@@ -297,15 +337,24 @@ mod tests {
 
     #[test]
     fn a_minor_version_may_add_change_and_remove() {
-        assert_eq!(check_bump(&v("1.2.3"), &v("1.3.0"), &changes(3, 1, 1)), Ok(()));
-        assert_eq!(check_bump(&v("1.2.3"), &v("1.3.0"), &changes(0, 1, 0)), Ok(()));
+        assert_eq!(
+            check_bump(&v("1.2.3"), &v("1.3.0"), &changes(3, 1, 1)),
+            Ok(())
+        );
+        assert_eq!(
+            check_bump(&v("1.2.3"), &v("1.3.0"), &changes(0, 1, 0)),
+            Ok(())
+        );
     }
 
     #[test]
     fn only_a_major_version_may_change_no_case() {
         let error = check_bump(&v("1.0.0"), &v("1.1.0"), &changes(0, 0, 0)).unwrap_err();
         assert!(error.contains("changes no case"), "{error}");
-        assert_eq!(check_bump(&v("1.0.0"), &v("2.0.0"), &changes(0, 0, 0)), Ok(()));
+        assert_eq!(
+            check_bump(&v("1.0.0"), &v("2.0.0"), &changes(0, 0, 0)),
+            Ok(())
+        );
     }
 
     #[test]
@@ -337,16 +386,45 @@ mod tests {
             .into();
         let text = render_manifest(&v("1.0.0"), &hashes);
         assert_eq!(parse_manifest(&text), Ok(hashes));
-        assert!(parse_manifest("x::a 1\nx::a 2\n").unwrap_err().starts_with("2: "));
+        assert!(parse_manifest("x::a 1\nx::a 2\n")
+            .unwrap_err()
+            .starts_with("2: "));
         assert!(parse_manifest("x::a\n").unwrap_err().starts_with("1: "));
     }
 
     #[test]
     fn a_list_names_its_suite_version_in_its_header() {
-        let list = format!("# Known failures of x\n{}\na::b why\n", list_header(&v("1.2.0")));
+        let list = format!(
+            "# Known failures of x\n{}\na::b why\n",
+            list_header(&v("1.2.0"))
+        );
         assert_eq!(version_of_list(&list), Some(v("1.2.0")));
         assert_eq!(version_of_list("# Known failures\na::b why\n"), None);
         // Only the header counts, not a comment further down.
         assert_eq!(version_of_list("a::b why\n# Suite version 1.0.0\n"), None);
+    }
+
+    #[test]
+    fn a_written_list_names_the_version_it_was_written_against() {
+        let stamp = list_header(&v("1.1.0"));
+        let fresh = stamp_list("# Known failures\n# Written by\na::b why\n", &v("1.1.0"));
+        assert_eq!(
+            fresh,
+            format!("# Known failures\n# Written by\n{stamp}\na::b why\n")
+        );
+        let old = format!("# Known failures\n{}\na::b why\n", list_header(&v("1.0.0")));
+        assert_eq!(
+            stamp_list(&old, &v("1.1.0")),
+            format!("# Known failures\n{stamp}\na::b why\n")
+        );
+        assert_eq!(stamp_list("", &v("1.1.0")), format!("{stamp}\n"));
+        assert_eq!(
+            stamp_list("a::b why\n", &v("1.1.0")),
+            format!("{stamp}\na::b why\n")
+        );
+        assert_eq!(
+            version_of_list(&stamp_list(&old, &v("1.1.0"))),
+            Some(v("1.1.0"))
+        );
     }
 }

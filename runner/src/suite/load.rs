@@ -142,7 +142,10 @@ pub fn load_suite(dir: &Path) -> Result<Suite, Vec<LoadError>> {
                 Ok(entry) if entry.file_type().is_file() => entry,
                 Ok(_) => continue,
                 Err(e) => {
-                    errors.push(error(e.path().unwrap_or(folder), &format!("cannot read: {e}")));
+                    errors.push(error(
+                        e.path().unwrap_or(folder),
+                        &format!("cannot read: {e}"),
+                    ));
                     continue;
                 }
             };
@@ -194,7 +197,9 @@ fn load_texts(
     let at = |path: &str| dir.join(path.strip_prefix("suite/").unwrap_or(path));
     let requirements = Requirements::parse(
         texts.get("suite/requirements.jsonl").map_or("", |t| t),
-        texts.get("suite/requirements-overrides.jsonl").map_or("", |t| t),
+        texts
+            .get("suite/requirements-overrides.jsonl")
+            .map_or("", |t| t),
         dir,
     )
     .map_err(|e| vec![error(&dir.join("requirements.jsonl"), &e)])?;
@@ -207,7 +212,10 @@ fn load_texts(
     for path in case_files {
         let text = texts.remove(&path).unwrap_or_default();
         if path.ends_with(".yml") {
-            errors.push(error(&at(&path), "case files end in .yaml; rename this file"));
+            errors.push(error(
+                &at(&path),
+                "case files end in .yaml; rename this file",
+            ));
             continue;
         }
         let note_exists = |note: &str| texts.contains_key(note);
