@@ -374,3 +374,59 @@ fn unevaluated_attributes_are_checked_for_presence_and_the_rest_as_usual() {
         "does not declare the feature unevaluated-values",
     );
 }
+
+/// The verdicts of a whole run of the fake, by case id, over the cases
+/// whose id contains `filter`.
+fn run_verdicts(args: &[&str], filter: &str) -> BTreeMap<String, (String, String)> {
+    let command = shell_words::join(
+        ["python3", WEAK, env!("CARGO_BIN_EXE_hcl-ref")]
+            .iter()
+            .chain(args),
+    );
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_hcl-conformance"))
+        .args(["--impl", &command, "--format", "json", filter])
+        .output()
+        .unwrap();
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap_or_else(|e| {
+        panic!("{e}: {}", String::from_utf8_lossy(&output.stderr));
+    });
+    let cases = report["cases"].as_array().unwrap().iter();
+    cases
+        .map(|c| {
+            let text = |k: &str| c[k].as_str().unwrap_or_default().to_string();
+            (text("id"), (text("status"), text("reason")))
+        })
+        .collect()
+}
+
+#[test]
+fn a_native_only_implementation_gets_json_syntax_cases_as_unsupported() {
+    // A parser that reads every source as native syntax fails JSON-syntax
+    // cases when it is sent them...
+    let (filter, features) = ("bodies/block-labels", "ranges,schema,exact-types,unknown");
+    let undeclared = run_verdicts(&[features, "config", "as-native"], filter);
+    // ...and declaring `syntaxes: [native]` makes each of them unsupported,
+    // naming the syntax, while the native cases are still graded.
+    let declared = run_verdicts(&[features, "config", "as-native", "native"], filter);
+    assert_eq!(declared.len(), undeclared.len());
+    let (mut unsupported, mut passed, mut failed_before) = (0, 0, 0);
+    for (id, (status, reason)) in &declared {
+        match status.as_str() {
+            "unsupported" => {
+                assert_eq!(reason, "needs syntax json", "{id}");
+                unsupported += 1;
+                failed_before += usize::from(undeclared[id].0 == "failed");
+            }
+            "passed" => passed += 1,
+            _ => panic!("{id}: {status} {reason}"),
+        }
+    }
+    assert!(unsupported > 0 && passed > 0, "{declared:?}");
+    assert!(failed_before > 0, "{undeclared:?}");
+    // Declaring both is declaring nothing: every case is sent.
+    let both = run_verdicts(&[features, "config", "honest", "native,json"], filter);
+    assert!(
+        both.values().all(|(status, _)| status == "passed"),
+        "{both:?}"
+    );
+}

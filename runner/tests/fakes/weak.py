@@ -4,8 +4,10 @@ grading: it forwards every request to the reference interpreter (hcl-ref)
 and changes the answers as MODE says, declaring the FEATURES and KINDS it is
 given.
 
-usage: weak.py HCL-REF FEATURES KINDS MODE
+usage: weak.py HCL-REF FEATURES KINDS MODE [SYNTAXES]
   FEATURES, KINDS: comma-separated lists ("" for none)
+  SYNTAXES: a comma-separated list declared as `syntaxes`; absent, none is
+            declared (the implementation reads both)
   MODE:
     honest          forward the answers unchanged
     retype          objects become maps, tuples lists (when their elements
@@ -14,12 +16,15 @@ usage: weak.py HCL-REF FEATURES KINDS MODE
     parse-always    answer `parsed: true`, whatever the source
     unevaluated     every attribute of a body becomes {"unevaluated": ...}
     unevaluated-drop  the same, and the first attribute is left out
+    as-native       read every source text as native syntax, as a parser
+                    that knows no JSON syntax would
 """
 import json
 import subprocess
 import sys
 
 HCL_REF, FEATURES, KINDS, MODE = sys.argv[1:5]
+SYNTAXES = sys.argv[5] if len(sys.argv) > 5 else None
 features = [f for f in FEATURES.split(",") if f]
 kinds = [k for k in KINDS.split(",") if k]
 reference = subprocess.Popen([HCL_REF], stdin=subprocess.PIPE,
@@ -64,8 +69,13 @@ def unevaluate(body, drop):
 def respond(request):
     rid = request.get("id")
     if request.get("kind") == "hello":
+        capabilities = {"kinds": kinds, "features": features}
+        if SYNTAXES is not None:
+            capabilities["syntaxes"] = [s for s in SYNTAXES.split(",") if s]
         return {"id": rid, "name": "weak-" + MODE, "version": "0",
-                "capabilities": {"kinds": kinds, "features": features}}
+                "capabilities": capabilities}
+    if MODE == "as-native" and "syntax" in request:
+        request = dict(request, syntax="native")
     answer = ask(request)
     kind = request.get("kind")
     if MODE == "retype" and "value" in answer:
