@@ -121,7 +121,7 @@ pub struct Needs {
 /// An expected answer: the answer's own members, in the protocol's
 /// encoding, with the grading that applies written beside them.
 ///
-/// How an answer is judged (runner/PROTOCOL.md § Grading): `value`: the
+/// How an answer is judged (runner/PROTOCOL.md § Grading what an implementation can say): `value`: the
 /// answer's value has the expected type (with the feature `exact-types`;
 /// without it lists and tuples are compared as sequences, maps and objects
 /// as mappings, primitives by kind) and the expected value: numbers equal

@@ -1,8 +1,9 @@
 //! JSON Schemas of what the runner reads and writes, generated from the
 //! declarations themselves and published in `runner/schema/` (a test keeps
-//! the files up to date): every protocol request and answer, and the JSON
-//! report.
+//! the files up to date): every protocol request and answer, the JSON
+//! report, and the export's case documents and index.
 
+use crate::export::{ExportedCase, Index};
 use crate::report::Report;
 use crate::wire::{AnswerLine, Hello, HelloAnswer, Request, RequestLine};
 use schemars::{generate::SchemaSettings, JsonSchema, Schema};
@@ -31,12 +32,17 @@ pub fn schemas() -> Vec<(&'static str, Schema)> {
         ("request.schema.json", schemars::schema_for!(AnyRequest)),
         ("answer.schema.json", schemars::schema_for!(AnyAnswer)),
         // What the runner writes, members left out when empty included.
-        (
-            "report.schema.json",
-            SchemaSettings::draft2020_12()
-                .for_serialize()
-                .into_generator()
-                .into_root_schema_for::<Report>(),
-        ),
+        ("report.schema.json", written::<Report>()),
+        ("export-case.schema.json", written::<ExportedCase>()),
+        ("export-index.schema.json", written::<Index>()),
     ]
+}
+
+/// The schema of what the runner writes, members left out when empty
+/// included.
+fn written<T: JsonSchema>() -> Schema {
+    SchemaSettings::draft2020_12()
+        .for_serialize()
+        .into_generator()
+        .into_root_schema_for::<T>()
 }
