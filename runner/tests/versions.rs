@@ -11,8 +11,8 @@
 
 use hcl_conformance::suite::load_suite;
 use hcl_conformance::versions::{
-    changelog, check_bump, hashes, manifest_path, manifests, render_manifest, suite_version,
-    Changes, Manifest,
+    changelog, check_bump, hashes, list_header, manifest_path, manifests, parse_manifest,
+    render_manifest, stamp_list, suite_version, version_of_list, Changes, Hashes, Manifest,
 };
 use semver::Version;
 use std::path::{Path, PathBuf};
@@ -231,4 +231,124 @@ fn a_written_list_names_its_suite_version_and_changes_reads_it() {
     ]);
     assert_eq!(code, Some(2));
     assert!(err.contains("the list names no suite version"), "{err}");
+}
+
+// The rules and the formats, on their own.
+
+fn v(text: &str) -> Version {
+    Version::parse(text).unwrap()
+}
+
+fn changes(added: usize, changed: usize, removed: usize) -> Changes {
+    let ids = |n: usize, what: &str| (0..n).map(|i| format!("f::{what}-{i}")).collect();
+    Changes {
+        added: ids(added, "a"),
+        changed: ids(changed, "c"),
+        removed: ids(removed, "r"),
+    }
+}
+
+#[test]
+fn a_patch_version_only_changes_cases() {
+    assert_eq!(
+        check_bump(&v("1.0.0"), &v("1.0.1"), &changes(0, 2, 0)),
+        Ok(())
+    );
+    let added = check_bump(&v("1.0.0"), &v("1.0.1"), &changes(1, 0, 0)).unwrap_err();
+    assert!(added.contains("minor version: 1.1.0"), "{added}");
+    let removed = check_bump(&v("1.0.0"), &v("1.0.1"), &changes(0, 0, 1)).unwrap_err();
+    assert!(removed.contains("minor version: 1.1.0"), "{removed}");
+}
+
+#[test]
+fn a_minor_version_may_add_change_and_remove() {
+    assert_eq!(
+        check_bump(&v("1.2.3"), &v("1.3.0"), &changes(3, 1, 1)),
+        Ok(())
+    );
+    assert_eq!(
+        check_bump(&v("1.2.3"), &v("1.3.0"), &changes(0, 1, 0)),
+        Ok(())
+    );
+}
+
+#[test]
+fn only_a_major_version_may_change_no_case() {
+    let error = check_bump(&v("1.0.0"), &v("1.1.0"), &changes(0, 0, 0)).unwrap_err();
+    assert!(error.contains("changes no case"), "{error}");
+    assert_eq!(
+        check_bump(&v("1.0.0"), &v("2.0.0"), &changes(0, 0, 0)),
+        Ok(())
+    );
+}
+
+#[test]
+fn a_version_comes_after_the_previous_one() {
+    assert!(check_bump(&v("1.1.0"), &v("1.0.9"), &changes(0, 1, 0)).is_err());
+    assert!(check_bump(&v("1.1.0"), &v("1.1.0"), &changes(0, 1, 0)).is_err());
+    assert!(check_bump(&v("1.1.0"), &v("1.2.0-rc.1"), &changes(1, 0, 0)).is_err());
+}
+
+#[test]
+fn changes_are_found_by_id_and_hash() {
+    let old: Hashes = [("a", "1"), ("b", "2"), ("c", "3")]
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .into();
+    let new: Hashes = [("b", "2"), ("c", "4"), ("d", "5")]
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .into();
+    let changes = Changes::between(&old, &new);
+    assert_eq!(changes.added, ["d"]);
+    assert_eq!(changes.changed, ["c"]);
+    assert_eq!(changes.removed, ["a"]);
+    assert_eq!(changes.next_version(&v("1.4.2")), v("1.5.0"));
+}
+
+#[test]
+fn a_manifest_reads_back_what_was_written() {
+    let hashes: Hashes = [("x::a", "00ff"), ("y/z::b", "1234")]
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .into();
+    let text = render_manifest(&v("1.0.0"), &hashes);
+    assert_eq!(parse_manifest(&text), Ok(hashes));
+    assert!(parse_manifest("x::a 1\nx::a 2\n")
+        .unwrap_err()
+        .starts_with("2: "));
+    assert!(parse_manifest("x::a\n").unwrap_err().starts_with("1: "));
+}
+
+#[test]
+fn a_list_names_its_suite_version_in_its_header() {
+    let list = format!(
+        "# Known failures of x\n{}\na::b why\n",
+        list_header(&v("1.2.0"))
+    );
+    assert_eq!(version_of_list(&list), Some(v("1.2.0")));
+    assert_eq!(version_of_list("# Known failures\na::b why\n"), None);
+    // Only the header counts, not a comment further down.
+    assert_eq!(version_of_list("a::b why\n# Suite version 1.0.0\n"), None);
+}
+
+#[test]
+fn a_written_list_names_the_version_it_was_written_against() {
+    let stamp = list_header(&v("1.1.0"));
+    let fresh = stamp_list("# Known failures\n# Written by\na::b why\n", &v("1.1.0"));
+    assert_eq!(
+        fresh,
+        format!("# Known failures\n# Written by\n{stamp}\na::b why\n")
+    );
+    let old = format!("# Known failures\n{}\na::b why\n", list_header(&v("1.0.0")));
+    assert_eq!(
+        stamp_list(&old, &v("1.1.0")),
+        format!("# Known failures\n{stamp}\na::b why\n")
+    );
+    assert_eq!(stamp_list("", &v("1.1.0")), format!("{stamp}\n"));
+    assert_eq!(
+        stamp_list("a::b why\n", &v("1.1.0")),
+        format!("{stamp}\na::b why\n")
+    );
+    assert_eq!(
+        version_of_list(&stamp_list(&old, &v("1.1.0"))),
+        Some(v("1.1.0"))
+    );
 }
