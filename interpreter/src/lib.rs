@@ -40,6 +40,7 @@ pub mod large_stack;
 pub mod native;
 pub mod number;
 pub mod operations;
+pub mod source;
 pub mod static_analysis;
 pub mod typeexpr;
 pub mod types;

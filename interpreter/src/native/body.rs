@@ -11,7 +11,7 @@
 
 use super::ast;
 use super::eval::{eval, Scope};
-use super::source::{LineIndex, Span};
+use crate::source::{LineIndex, Span};
 use super::{on_large_stack, parse_phase, parser, Diagnostics};
 use crate::bodies::{
     self, schema_error, BodyContent, BodySpec, FoundAttribute, FoundBlock, PhysicalBody,

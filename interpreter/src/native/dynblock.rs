@@ -27,7 +27,7 @@
 use super::ast::{self, Expression, ExpressionKind};
 use super::config::evaluate_attributes;
 use super::eval::{eval, Scope};
-use super::source::Span;
+use crate::source::Span;
 use super::{Block, Body, Problem};
 use crate::convert::convert;
 use crate::eval_context::EvalContext;

@@ -44,7 +44,7 @@
 //!   entry points drop themselves on a large stack ([`Parsed`]).
 //!
 //!   [`Type`]: crate::types::Type
-//! - **Size**: a source may be at most [`source::MAX_SOURCE_LEN`] bytes
+//! - **Size**: a source may be at most [`crate::source::MAX_SOURCE_LEN`] bytes
 //!   (4 GiB), since spans hold 32-bit offsets. A source is held in memory
 //!   with its syntax tree (tokens are read from the lexer as the parser
 //!   needs them), about 8 bytes per byte of a typical configuration; the
@@ -68,14 +68,13 @@ mod dynblock;
 mod eval;
 pub mod lexer;
 mod parser;
-pub mod source;
 pub mod static_analysis;
 
 use crate::diagnostic::{Diagnostic, Phase, Range};
 use crate::eval_context::EvalContext;
 use crate::large_stack::{self, Failure};
 use crate::value::Value;
-use source::{LineIndex, Span};
+use crate::source::{self, LineIndex, Span};
 use std::collections::BTreeMap;
 use std::ops::Deref;
 

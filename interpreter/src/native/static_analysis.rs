@@ -18,7 +18,7 @@
 use super::ast::{
     Arena, Expression, ExpressionKind, FunctionCall, ObjectItem, ObjectKey, TemplatePart,
 };
-use super::source::Span;
+use crate::source::Span;
 use super::Parsed;
 use crate::diagnostic::{Diagnostic, Phase, Range};
 use crate::number::Number;

@@ -22,7 +22,7 @@
 use super::Mode;
 use crate::diagnostic::{Diagnostic, Phase, Range};
 use crate::native::ast::{Arena, Expression, FunctionCall, ObjectItem};
-use crate::native::source::Span;
+use crate::source::Span;
 use crate::native::static_analysis::{call_parts, key_keyword, keyword, list_elements, map_items};
 use crate::types::Type;
 use std::collections::{BTreeMap, BTreeSet};

@@ -3,7 +3,7 @@
 //! Spec: hclsyntax-spec.md § Expressions
 
 use super::{Arena, BinaryOperation, Conditional, Id, List, Template, UnaryOperation};
-use crate::native::source::Span;
+use crate::source::Span;
 use crate::value::Value;
 
 /// An expression.

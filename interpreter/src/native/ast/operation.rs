@@ -3,7 +3,7 @@
 //! Spec: hclsyntax-spec.md § Operations, § Conditional Operator
 
 use super::Expression;
-use crate::native::source::Span;
+use crate::source::Span;
 
 /// The unary operators.
 ///

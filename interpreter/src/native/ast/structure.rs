@@ -4,7 +4,7 @@
 //! Spec: hclsyntax-spec.md § Structural Elements
 
 use super::{Expression, Name};
-use crate::native::source::Span;
+use crate::source::Span;
 
 /// A configuration file.
 ///

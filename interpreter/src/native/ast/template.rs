@@ -3,7 +3,7 @@
 //! Spec: hclsyntax-spec.md § Templates
 
 use super::{Arena, Expression, Id, Identifier, List};
-use crate::native::source::Span;
+use crate::source::Span;
 
 /// A template: literal text, interpolations and directives.
 ///

@@ -8,7 +8,7 @@
 use super::{dynamic_value, eval, Evaluated, Scope};
 use crate::convert::convert;
 use crate::native::ast::{Arena, Expression, ExpressionKind, Object, ObjectKey, Tuple};
-use crate::native::source::Span;
+use crate::source::Span;
 use crate::native::static_analysis::constant_index_key;
 use crate::native::Problem;
 use crate::types::Type;

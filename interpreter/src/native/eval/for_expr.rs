@@ -7,7 +7,7 @@ use super::collection::attribute_name;
 use super::operators::predicate;
 use super::{dynamic_value, eval, Evaluated, Scope};
 use crate::native::ast::ForExpr;
-use crate::native::source::Span;
+use crate::source::Span;
 use crate::native::Problem;
 use crate::number::Number;
 use crate::types::Type;

@@ -5,7 +5,7 @@
 use super::{dynamic_value, eval, Evaluated, Scope};
 use crate::convert::convert;
 use crate::native::ast::{GetAttr, Index};
-use crate::native::source::Span;
+use crate::source::Span;
 use crate::native::Problem;
 use crate::types::Type;
 use crate::value::{is_nfc, nfc, Value};

@@ -33,7 +33,7 @@ mod splat;
 mod template;
 
 use super::ast::{Arena, Expression, ExpressionKind, Template};
-use super::source::Span;
+use crate::source::Span;
 use super::Problem;
 use crate::eval_context::{Budget, BudgetExceeded, EvalContext};
 use crate::number::Number;

@@ -12,7 +12,7 @@ use crate::convert::convert;
 use crate::native::ast::{
     BinaryOperation, BinaryOperator, Conditional, UnaryOperation, UnaryOperator,
 };
-use crate::native::source::Span;
+use crate::source::Span;
 use crate::native::Problem;
 use crate::operations::{apply_to, Operation};
 use crate::types::Type;

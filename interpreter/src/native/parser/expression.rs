@@ -20,7 +20,7 @@ use crate::native::ast::{
     Literal, Splat, SplatKind, UnaryOperation, UnaryOperator,
 };
 use crate::native::lexer::TokenKind;
-use crate::native::source::Span;
+use crate::source::Span;
 use crate::native::Problem;
 use crate::number::Number;
 use crate::value::Value;

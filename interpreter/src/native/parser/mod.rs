@@ -32,7 +32,7 @@ use super::ast::{
     ObjectItem, Template, TemplatePart,
 };
 use super::lexer::{Invalid, Lexer, StartMode, Token, TokenKind};
-use super::source::Span;
+use crate::source::Span;
 use super::Problem;
 use std::collections::{HashMap, VecDeque};
 

@@ -17,7 +17,7 @@ use super::expression::parse_expression;
 use super::{NameHasher, Parser};
 use crate::native::ast::{Attribute, Block, Body, ConfigFile, Label};
 use crate::native::lexer::{decode_escape, TokenKind};
-use crate::native::source::Span;
+use crate::source::Span;
 use crate::native::Problem;
 use std::collections::HashSet;
 

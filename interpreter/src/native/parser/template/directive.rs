@@ -11,7 +11,7 @@ use crate::native::ast::{
     Expression, Identifier, List, Template, TemplateFor, TemplateIf, TemplatePart,
 };
 use crate::native::lexer::{Token, TokenKind};
-use crate::native::source::Span;
+use crate::source::Span;
 use crate::native::Problem;
 
 /// Parses a directive marker, its opener consumed.

@@ -28,7 +28,7 @@ use super::expression::parse_expression;
 use super::Parser;
 use crate::native::ast::{Expression, Identifier, Interpolation, Template, TextRange};
 use crate::native::lexer::{decode_escape, Token, TokenKind};
-use crate::native::source::Span;
+use crate::source::Span;
 use crate::native::Problem;
 
 /// The strip markers of a sequence: `~` after its opening `{` strips the
