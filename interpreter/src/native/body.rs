@@ -11,14 +11,14 @@
 
 use super::ast;
 use super::eval::{eval, Scope};
-use crate::source::{LineIndex, Span};
-use super::{on_large_stack, parse_phase, parser, Diagnostics};
+use super::{on_large_stack, parse_phase, parser, Diagnostics, Root};
 use crate::bodies::{
     self, schema_error, BodyContent, BodySpec, FoundAttribute, FoundBlock, PhysicalBody,
     RawContent, SchemaIndex,
 };
 use crate::diagnostic::{Diagnostic, Phase, Range};
 use crate::eval_context::EvalContext;
+use crate::source::{LineIndex, Span};
 use crate::value::Value;
 
 /// Parses a native-syntax configuration file and processes its body as
@@ -39,8 +39,7 @@ pub fn process_config(
         let parsed = parse_phase(source, depth_limit, parser::parse_config_file)?;
         let lines = LineIndex::new(source);
         let body = NativeBody::new(
-            &parsed.tree.body,
-            &parsed.arena,
+            parsed.tree.view(&parsed.arena).body,
             source,
             &lines,
             Span::at(0),
@@ -51,28 +50,24 @@ pub fn process_config(
 
 /// A native body, or what remains of one after partial processing.
 pub(crate) struct NativeBody<'a> {
-    /// The nodes of the file's syntax tree.
-    arena: &'a ast::Arena,
     source: &'a str,
     lines: &'a LineIndex,
     /// Where a missing element is reported: the start of the body.
     missing_item: Span,
     /// In source order.
-    attributes: Vec<&'a ast::Attribute>,
+    attributes: Vec<ast::Attribute<'a>>,
     /// In source order.
-    blocks: Vec<&'a ast::Block>,
+    blocks: Vec<ast::Block<'a>>,
 }
 
 impl<'a> NativeBody<'a> {
     fn new(
-        body: &'a ast::Body,
-        arena: &'a ast::Arena,
+        body: ast::Body<'a>,
         source: &'a str,
         lines: &'a LineIndex,
         missing_item: Span,
     ) -> NativeBody<'a> {
         NativeBody {
-            arena,
             source,
             lines,
             missing_item,
@@ -112,13 +107,13 @@ impl<'a> NativeBody<'a> {
     fn check_labels(&self, block: &ast::Block, label_names: &[String]) -> Result<(), Diagnostic> {
         let given = block.labels.len();
         let wanted = label_names.len();
-        if given > wanted {
+        if let Some(extra) = block.labels.get(wanted) {
             return Err(self.error(
-                block.labels[wanted].span,
+                extra.span,
                 "Extraneous label",
                 format!(
                     "Blocks of type {:?} have {wanted} label(s), not {given}.",
-                    &*block.type_name
+                    block.type_name
                 ),
             ));
         }
@@ -129,7 +124,7 @@ impl<'a> NativeBody<'a> {
                 "Missing label",
                 format!(
                     "Blocks of type {:?} have {wanted} label(s) ({}), not {given}.",
-                    &*block.type_name,
+                    block.type_name,
                     label_names.join(", ")
                 ),
             ));
@@ -139,7 +134,7 @@ impl<'a> NativeBody<'a> {
 }
 
 impl<'a> PhysicalBody for NativeBody<'a> {
-    type Expression = &'a ast::Expression;
+    type Expression = ast::Expression<'a>;
 
     /// "Any attribute whose name is specified in the schema is returned in
     /// body content and elided from the new body. Any block whose type is
@@ -159,27 +154,26 @@ impl<'a> PhysicalBody for NativeBody<'a> {
             ..*self
         };
         for attribute in &self.attributes {
-            if schema.attribute(&attribute.name).is_some() {
+            if schema.attribute(attribute.name).is_some() {
                 content.attributes.push(FoundAttribute {
                     name: attribute.name.to_string(),
-                    expression: &attribute.expression,
+                    expression: attribute.expression,
                 });
             } else {
-                rest.attributes.push(attribute);
+                rest.attributes.push(*attribute);
             }
         }
         for block in &self.blocks {
-            let Some(header) = schema.block(&block.type_name) else {
-                rest.blocks.push(block);
+            let Some(header) = schema.block(block.type_name) else {
+                rest.blocks.push(*block);
                 continue;
             };
             self.check_labels(block, &header.label_names)?;
             content.blocks.push(FoundBlock {
                 type_name: block.type_name.to_string(),
-                labels: block.labels.iter().map(|l| l.value.clone()).collect(),
+                labels: block.labels.iter().map(|l| l.value.to_string()).collect(),
                 body: NativeBody::new(
-                    &block.body,
-                    self.arena,
+                    block.body,
                     self.source,
                     self.lines,
                     Span::at(self.open_brace(block)),
@@ -195,7 +189,7 @@ impl<'a> PhysicalBody for NativeBody<'a> {
 
     fn extraneous(&self, schema: &SchemaIndex) -> Option<Diagnostic> {
         let attribute = self.attributes.first().map(|a| {
-            let hint = if schema.block(&a.name).is_some() {
+            let hint = if schema.block(a.name).is_some() {
                 " A block of this type is expected: write it without `=`."
             } else {
                 ""
@@ -203,11 +197,11 @@ impl<'a> PhysicalBody for NativeBody<'a> {
             (
                 a.name_span,
                 "Unsupported argument",
-                format!("No attribute named {:?} is expected here.{hint}", &*a.name),
+                format!("No attribute named {:?} is expected here.{hint}", a.name),
             )
         });
         let block = self.blocks.first().map(|b| {
-            let hint = if schema.attribute(&b.type_name).is_some() {
+            let hint = if schema.attribute(b.type_name).is_some() {
                 " An attribute of this name is expected: write it with `=`."
             } else {
                 ""
@@ -217,7 +211,7 @@ impl<'a> PhysicalBody for NativeBody<'a> {
                 "Unsupported block type",
                 format!(
                     "Blocks of type {:?} are not expected here.{hint}",
-                    &*b.type_name
+                    b.type_name
                 ),
             )
         });
@@ -240,7 +234,7 @@ impl<'a> PhysicalBody for NativeBody<'a> {
                 "Unexpected block",
                 format!(
                     "Blocks are not allowed here: the body is read as attributes only, and {:?} is a block.",
-                    &*block.type_name
+                    block.type_name
                 ),
             ));
         }
@@ -249,7 +243,7 @@ impl<'a> PhysicalBody for NativeBody<'a> {
             .iter()
             .map(|a| FoundAttribute {
                 name: a.name.to_string(),
-                expression: &a.expression,
+                expression: a.expression,
             })
             .collect())
     }
@@ -267,8 +261,8 @@ impl<'a> PhysicalBody for NativeBody<'a> {
                 &literal_only
             }
         };
-        let scope = Scope::global(self.arena, ctx);
-        eval(expression, &scope)
+        let scope = Scope::global(ctx);
+        eval(*expression, &scope)
             .and_then(|v| scope.owned(v, expression.span()))
             .map_err(|p| p.into_diagnostics(self.source, Phase::Eval))
     }

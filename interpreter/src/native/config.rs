@@ -18,27 +18,26 @@ use crate::value::Value;
 use std::collections::BTreeMap;
 
 /// Evaluates every attribute of a configuration file.
-///
-/// The structure of the file is consumed: each block's attributes and
-/// blocks are dropped as soon as the block is evaluated (the nodes of
-/// their expressions stay in `arena` until the end).
 pub(crate) fn evaluate_config_file(
-    file: ast::ConfigFile,
-    arena: &ast::Arena,
+    file: ast::ConfigFile<'_>,
     ctx: &EvalContext,
 ) -> Result<Body, Problem> {
-    evaluate_body(file.body, &Scope::global(arena, ctx))
+    evaluate_body(file.body, &Scope::global(ctx))
 }
 
-fn evaluate_body(body: ast::Body, scope: &Scope) -> Result<Body, Problem> {
+fn evaluate_body(body: ast::Body<'_>, scope: &Scope) -> Result<Body, Problem> {
     let mut result = Body {
-        attributes: evaluate_attributes(&body, scope)?,
+        attributes: evaluate_attributes(body, scope)?,
         blocks: Vec::with_capacity(body.blocks.len()),
     };
     for block in body.blocks {
         result.blocks.push(Block {
-            type_name: String::from(&*block.type_name),
-            labels: block.labels.into_iter().map(|label| label.value).collect(),
+            type_name: String::from(block.type_name),
+            labels: block
+                .labels
+                .iter()
+                .map(|label| label.value.into())
+                .collect(),
             body: evaluate_body(block.body, scope)?,
         });
     }
@@ -46,16 +45,16 @@ fn evaluate_body(body: ast::Body, scope: &Scope) -> Result<Body, Problem> {
 }
 
 /// Evaluates every attribute of a body in `scope`, in source order.
-pub(crate) fn evaluate_attributes(
-    body: &ast::Body,
-    scope: &Scope,
+pub(crate) fn evaluate_attributes<'a>(
+    body: ast::Body<'a>,
+    scope: &Scope<'a>,
 ) -> Result<BTreeMap<String, Value>, Problem> {
     let mut attributes = BTreeMap::new();
-    for attribute in &body.attributes {
-        let value = eval(&attribute.expression, scope)?;
+    for attribute in body.attributes {
+        let value = eval(attribute.expression, scope)?;
         let value = scope.owned(value, attribute.expression.span())?;
         // `String::from`, not `to_string`: no formatting machinery.
-        attributes.insert(String::from(&*attribute.name), value);
+        attributes.insert(String::from(attribute.name), value);
     }
     Ok(attributes)
 }

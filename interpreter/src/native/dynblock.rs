@@ -27,11 +27,11 @@
 use super::ast::{self, Expression, ExpressionKind};
 use super::config::evaluate_attributes;
 use super::eval::{eval, Scope};
-use crate::source::Span;
 use super::{Block, Body, Problem};
 use crate::convert::convert;
 use crate::eval_context::EvalContext;
 use crate::number::Number;
+use crate::source::Span;
 use crate::types::Type;
 use crate::value::Value;
 
@@ -43,11 +43,10 @@ const DYNAMIC: &str = "dynamic";
 ///
 /// Spec: ext-dynblock-README.md § Usage
 pub(crate) fn evaluate_config_file(
-    file: &ast::ConfigFile,
-    arena: &ast::Arena,
+    file: ast::ConfigFile<'_>,
     ctx: &EvalContext,
 ) -> Result<Body, Problem> {
-    expand_body(&file.body, &Scope::global(arena, ctx))
+    expand_body(file.body, &Scope::global(ctx))
 }
 
 /// Evaluates a body's attributes in `scope`, and its blocks with every
@@ -59,20 +58,20 @@ pub(crate) fn evaluate_config_file(
 /// blocks."
 ///
 /// Spec: ext-dynblock-README.md § Usage
-fn expand_body(body: &ast::Body, scope: &Scope) -> Result<Body, Problem> {
+fn expand_body<'a>(body: ast::Body<'a>, scope: &Scope<'a>) -> Result<Body, Problem> {
     let mut result = Body {
         attributes: evaluate_attributes(body, scope)?,
         blocks: Vec::new(),
     };
-    for block in &body.blocks {
-        if &*block.type_name == DYNAMIC {
-            let dynamic = decode_dynamic_block(block, scope.arena)?;
+    for block in body.blocks {
+        if block.type_name == DYNAMIC {
+            let dynamic = decode_dynamic_block(block)?;
             expand_dynamic_block(&dynamic, scope, &mut result.blocks)?;
         } else {
             result.blocks.push(Block {
                 type_name: block.type_name.to_string(),
-                labels: block.labels.iter().map(|l| l.value.clone()).collect(),
-                body: expand_body(&block.body, scope)?,
+                labels: block.labels.iter().map(|l| l.value.to_string()).collect(),
+                body: expand_body(block.body, scope)?,
             });
         }
     }
@@ -99,7 +98,7 @@ struct DynamicBlock<'a> {
     block_type: &'a str,
     /// "The `for_each` argument provides the complex value to iterate
     /// over."
-    for_each: &'a Expression,
+    for_each: Expression<'a>,
     /// "The `iterator` argument (optional) sets the name of a temporary
     /// variable that represents the current element of the complex value.
     /// If omitted, the name of the variable defaults to the label of the
@@ -108,10 +107,10 @@ struct DynamicBlock<'a> {
     /// "The `labels` argument (optional) is a list of strings that
     /// specifies the block labels, in order, to use for each generated
     /// block."
-    labels: Option<&'a Expression>,
+    labels: Option<Expression<'a>>,
     /// "The nested `content` block defines the body of each generated
     /// block."
-    content: &'a ast::Body,
+    content: ast::Body<'a>,
 }
 
 /// Reads the parts of a `dynamic` block, which must be exactly these: one
@@ -121,20 +120,17 @@ struct DynamicBlock<'a> {
 /// SPEC-GAP(spec-notes/gaps/dynblock-structure.md)
 ///
 /// Spec: 003_ffa21bbb6e176447.txt § `dynamic` blocks
-fn decode_dynamic_block<'a>(
-    block: &'a ast::Block,
-    arena: &'a ast::Arena,
-) -> Result<DynamicBlock<'a>, Problem> {
-    let block_type = match block.labels.as_slice() {
-        [label] => label,
-        [] => {
+fn decode_dynamic_block(block: ast::Block<'_>) -> Result<DynamicBlock<'_>, Problem> {
+    let block_type = match (block.labels.first(), block.labels.get(1)) {
+        (Some(label), None) => label,
+        (None, _) => {
             return Err(Problem::new(
                 block.type_span,
                 "Missing type for dynamic",
                 "A dynamic block has one label: the type of the blocks it generates.",
             ))
         }
-        [_, extra, ..] => {
+        (Some(_), Some(extra)) => {
             return Err(Problem::new(
                 extra.span,
                 "Extraneous label for dynamic",
@@ -145,8 +141,8 @@ fn decode_dynamic_block<'a>(
     let header = block.type_span.to(block_type.span);
 
     let (mut for_each, mut iterator, mut labels) = (None, None, None);
-    for attribute in &block.body.attributes {
-        let slot = match &*attribute.name {
+    for attribute in block.body.attributes {
+        let slot = match attribute.name {
             "for_each" => &mut for_each,
             "iterator" => &mut iterator,
             "labels" => &mut labels,
@@ -161,12 +157,12 @@ fn decode_dynamic_block<'a>(
                 ))
             }
         };
-        *slot = Some(&attribute.expression);
+        *slot = Some(attribute.expression);
     }
 
     let mut content = None;
-    for inner in &block.body.blocks {
-        if &*inner.type_name != "content" {
+    for inner in block.body.blocks {
+        if inner.type_name != "content" {
             return Err(Problem::new(
                 inner.type_span,
                 "Unsupported block type",
@@ -190,7 +186,7 @@ fn decode_dynamic_block<'a>(
                 "A dynamic block has only one content block.",
             ));
         }
-        content = Some(&inner.body);
+        content = Some(inner.body);
     }
 
     let for_each = for_each.ok_or_else(|| {
@@ -207,9 +203,9 @@ fn decode_dynamic_block<'a>(
             "A dynamic block needs a content block: the body of each generated block.",
         )
     })?;
-    let iterator = match iterator.map(|e| (e, &e.kind)) {
-        None => block_type.value.as_str(),
-        Some((_, ExpressionKind::Variable(variable))) => &arena[*variable].name,
+    let iterator = match iterator.map(|e| (e, e.kind())) {
+        None => block_type.value,
+        Some((_, ExpressionKind::Variable(name))) => name,
         Some((other, _)) => {
             return Err(Problem::new(
                 other.span(),
@@ -219,7 +215,7 @@ fn decode_dynamic_block<'a>(
         }
     };
     Ok(DynamicBlock {
-        block_type: &block_type.value,
+        block_type: block_type.value,
         for_each,
         iterator,
         labels,
@@ -239,9 +235,9 @@ fn decode_dynamic_block<'a>(
 /// element."
 ///
 /// Spec: 003_ffa21bbb6e176447.txt § `dynamic` blocks
-fn expand_dynamic_block(
-    dynamic: &DynamicBlock,
-    scope: &Scope,
+fn expand_dynamic_block<'a>(
+    dynamic: &DynamicBlock<'a>,
+    scope: &Scope<'a>,
     blocks: &mut Vec<Block>,
 ) -> Result<(), Problem> {
     let collection = eval(dynamic.for_each, scope)?;
@@ -342,7 +338,7 @@ fn elements(collection: &Value, span: Span) -> Result<Vec<(Value, Value)>, Probl
 /// use the temporary iterator variable in this value."
 ///
 /// Spec: 003_ffa21bbb6e176447.txt § `dynamic` blocks
-fn evaluate_labels(labels: &Expression, scope: &Scope) -> Result<Vec<String>, Problem> {
+fn evaluate_labels<'a>(labels: Expression<'a>, scope: &Scope<'a>) -> Result<Vec<String>, Problem> {
     let list = eval(labels, scope)?;
     let invalid =
         |span: Span, detail: String| Problem::new(span, "Invalid dynamic block labels", detail);
@@ -367,10 +363,11 @@ fn evaluate_labels(labels: &Expression, scope: &Scope) -> Result<Vec<String>, Pr
             ))
         }
     };
-    let element_span = |i: usize| match labels.kind {
-        ExpressionKind::Tuple(tuple) if scope.arena[tuple].elements.len() == elements.len() => {
-            scope.arena[scope.arena[tuple].elements][i].span()
-        }
+    let element_span = |i: usize| match labels.kind() {
+        ExpressionKind::Tuple(tuple) if tuple.elements.len() == elements.len() => tuple
+            .elements
+            .get(i)
+            .map_or(labels.span(), |element| element.span()),
         _ => labels.span(),
     };
     let mut strings = Vec::with_capacity(elements.len());

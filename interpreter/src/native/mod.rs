@@ -40,14 +40,14 @@
 //!   is returned to the caller. Dropping it (a [`Value`], its [`Type`], a
 //!   [`Body`]) never recurses; comparing, converting or encoding it does,
 //!   through [`Value`]'s own code: callers doing that need a large stack
-//!   too ([`crate::large_stack::run`]). The syntax trees of the parse-only
-//!   entry points drop themselves on a large stack ([`Parsed`]).
+//!   too ([`crate::large_stack::run`]). A syntax tree ([`Parsed`]) is a
+//!   few flat vectors: dropping it never recurses either.
 //!
 //!   [`Type`]: crate::types::Type
 //! - **Size**: a source may be at most [`crate::source::MAX_SOURCE_LEN`] bytes
-//!   (4 GiB), since spans hold 32-bit offsets. A source is held in memory
+//!   (2 GiB), since spans hold 32-bit offsets. A source is held in memory
 //!   with its syntax tree (tokens are read from the lexer as the parser
-//!   needs them), about 8 bytes per byte of a typical configuration; the
+//!   needs them), about 5 bytes per byte of a typical configuration; the
 //!   tree is kept until [`eval_config`] has evaluated the whole file, so
 //!   the tree and the result are both held at the end (the `native`
 //!   benchmark's peak memory is about 9 to 12 times its input when parsing,
@@ -73,10 +73,10 @@ pub mod static_analysis;
 use crate::diagnostic::{Diagnostic, Phase, Range};
 use crate::eval_context::EvalContext;
 use crate::large_stack::{self, Failure};
-use crate::value::Value;
 use crate::source::{self, LineIndex, Span};
+use crate::value::Value;
+use ast::node;
 use std::collections::BTreeMap;
-use std::ops::Deref;
 
 pub use body::process_config;
 
@@ -91,9 +91,6 @@ pub const MAX_NESTING_DEPTH: usize = 200_000;
 /// construct fits, in debug builds too (`tests.rs` checks it); release
 /// builds use about a third of that.
 pub const STACK_SIZE: usize = 2 << 30;
-
-/// Trees no deeper than this are dropped where they are.
-const SHALLOW_DEPTH: usize = 1_000;
 
 /// A configuration file's body: every attribute evaluated, and its blocks
 /// in source order.
@@ -138,7 +135,7 @@ pub fn eval_expression(source: &str, ctx: &EvalContext) -> Result<Value, Diagnos
     ctx.budget.allow_source(source.len());
     on_large_stack(|depth_limit| {
         let parsed = parse_phase(source, depth_limit, parser::parse_expression_source)?;
-        eval::evaluate_expression(&parsed.tree, &parsed.arena, ctx)
+        eval::evaluate_expression(parsed.tree.view(&parsed.arena), ctx)
             .map_err(|p| p.into_diagnostics(source, Phase::Eval))
     })
 }
@@ -150,7 +147,7 @@ pub fn eval_template(source: &str, ctx: &EvalContext) -> Result<Value, Diagnosti
     ctx.budget.allow_source(source.len());
     on_large_stack(|depth_limit| {
         let parsed = parse_phase(source, depth_limit, parser::parse_template_source)?;
-        eval::evaluate_template(&parsed.tree, &parsed.arena, ctx)
+        eval::evaluate_template(parsed.tree.view(&parsed.arena), ctx)
             .map_err(|p| p.into_diagnostics(source, Phase::Eval))
     })
 }
@@ -162,7 +159,7 @@ pub fn eval_config(source: &str, ctx: &EvalContext) -> Result<Body, Diagnostics>
     ctx.budget.allow_source(source.len());
     on_large_stack(|depth_limit| {
         let parsed = parse_phase(source, depth_limit, parser::parse_config_file)?;
-        config::evaluate_config_file(parsed.tree, &parsed.arena, ctx)
+        config::evaluate_config_file(parsed.tree.view(&parsed.arena), ctx)
             .map_err(|p| p.into_diagnostics(source, Phase::Eval))
     })
 }
@@ -185,7 +182,7 @@ pub fn eval_config_with_extensions(
     ctx.budget.allow_source(source.len());
     on_large_stack(|depth_limit| {
         let parsed = parse_phase(source, depth_limit, parser::parse_config_file)?;
-        dynblock::evaluate_config_file(&parsed.tree, &parsed.arena, ctx)
+        dynblock::evaluate_config_file(parsed.tree.view(&parsed.arena), ctx)
             .map_err(|p| p.into_diagnostics(source, Phase::Eval))
     })
 }
@@ -193,45 +190,73 @@ pub fn eval_config_with_extensions(
 /// Parses a whole expression.
 ///
 /// Spec: hclsyntax-spec.md § Expressions
-pub fn parse_expression(source: &str) -> Result<Parsed<ast::Expression>, Diagnostics> {
+pub fn parse_expression(source: &str) -> Result<Parsed<node::Expression>, Diagnostics> {
     parse_only(source, parser::parse_expression_source)
 }
 
 /// Parses a template in template file mode.
 ///
 /// Spec: hclsyntax-spec.md § Templates
-pub fn parse_template(source: &str) -> Result<Parsed<ast::Template>, Diagnostics> {
+pub fn parse_template(source: &str) -> Result<Parsed<node::Template>, Diagnostics> {
     parse_only(source, parser::parse_template_source)
 }
 
 /// Parses a configuration file.
 ///
 /// Spec: hclsyntax-spec.md § Structural Elements
-pub fn parse_config(source: &str) -> Result<Parsed<ast::ConfigFile>, Diagnostics> {
+pub fn parse_config(source: &str) -> Result<Parsed<node::ConfigFile>, Diagnostics> {
     parse_only(source, parser::parse_config_file)
 }
 
-/// A syntax tree and the source it was read from.
-///
-/// The blocks of a configuration file nest as deep as the accepted nesting,
-/// which would overflow a small stack when dropped, so a deep tree is
-/// dropped on a large stack. (Expressions are nodes of the tree's arena,
-/// whose drop is flat.)
-pub struct Parsed<T: Send + 'static> {
-    tree: Option<T>,
-    arena: ast::Arena,
+/// A syntax tree and the source it was read from. The tree is read through
+/// its views ([`Parsed::tree`]); dropping it never recurses.
+pub struct Parsed<R> {
+    tree: R,
+    arena: node::Arena,
     depth: usize,
     lines: LineIndex,
 }
 
-impl<T: Send + 'static> Parsed<T> {
-    pub fn tree(&self) -> &T {
-        self.tree.as_ref().expect("present until dropped")
-    }
+/// The root of a syntax tree: an expression, a template or a
+/// configuration file.
+pub trait Root {
+    /// The root's view.
+    type View<'t>
+    where
+        Self: 't;
 
-    /// The nodes of the tree.
-    pub fn arena(&self) -> &ast::Arena {
-        &self.arena
+    /// The view of the root of a tree of `arena`.
+    fn view<'t>(&'t self, arena: &'t node::Arena) -> Self::View<'t>;
+}
+
+impl Root for node::Expression {
+    type View<'t> = ast::Expression<'t>;
+
+    fn view<'t>(&'t self, arena: &'t node::Arena) -> ast::Expression<'t> {
+        ast::Expression::new(arena, self)
+    }
+}
+
+impl Root for node::Template {
+    type View<'t> = ast::Template<'t>;
+
+    fn view<'t>(&'t self, arena: &'t node::Arena) -> ast::Template<'t> {
+        ast::Template::new(arena, self)
+    }
+}
+
+impl Root for node::ConfigFile {
+    type View<'t> = ast::ConfigFile<'t>;
+
+    fn view<'t>(&'t self, arena: &'t node::Arena) -> ast::ConfigFile<'t> {
+        ast::ConfigFile::new(arena, self)
+    }
+}
+
+impl<R: Root> Parsed<R> {
+    /// The root of the tree.
+    pub fn tree(&self) -> R::View<'_> {
+        self.tree.view(&self.arena)
     }
 
     /// The source range of a span of the tree.
@@ -250,37 +275,12 @@ impl<T: Send + 'static> Parsed<T> {
     }
 }
 
-impl<T: Send + 'static> Deref for Parsed<T> {
-    type Target = T;
-
-    fn deref(&self) -> &T {
-        self.tree()
-    }
-}
-
-impl<T: Send + 'static> std::fmt::Debug for Parsed<T>
+impl<R: Root> std::fmt::Debug for Parsed<R>
 where
-    T: std::fmt::Debug,
+    for<'t> R::View<'t>: std::fmt::Debug,
 {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        self.tree.fmt(f)
-    }
-}
-
-impl<T: Send + 'static> Drop for Parsed<T> {
-    fn drop(&mut self) {
-        let Some(tree) = self.tree.take() else {
-            return;
-        };
-        if self.depth <= SHALLOW_DEPTH {
-            return;
-        }
-        // Without a large stack, the tree is leaked rather than dropped on
-        // a stack that may be too small.
-        let mut tree = Some(tree);
-        if large_stack::run(STACK_SIZE, || drop(tree.take())).is_err() {
-            std::mem::forget(tree);
-        }
+        self.tree().fmt(f)
     }
 }
 
@@ -356,13 +356,13 @@ fn parse_phase<T>(
     parse(source, depth_limit).map_err(|p| p.into_diagnostics(source, Phase::Parse))
 }
 
-fn parse_only<T: Send + 'static>(
+fn parse_only<T>(
     source: &str,
     parse: fn(&str, usize) -> Result<parser::ParseOutput<T>, Problem>,
 ) -> Result<Parsed<T>, Diagnostics> {
     let output = on_large_stack(|depth_limit| parse_phase(source, depth_limit, parse))?;
     Ok(Parsed {
-        tree: Some(output.tree),
+        tree: output.tree,
         arena: output.arena,
         depth: output.depth,
         lines: LineIndex::new(source),

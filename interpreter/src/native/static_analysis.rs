@@ -16,14 +16,15 @@
 //! SPEC-GAP(spec-notes/gaps/static-analysis-parentheses.md)
 
 use super::ast::{
-    Arena, Expression, ExpressionKind, FunctionCall, ObjectItem, ObjectKey, TemplatePart,
+    node, Expression, ExpressionKind, Expressions, FunctionCall, Nodes, ObjectKey, TemplatePart,
 };
-use crate::source::Span;
 use super::Parsed;
 use crate::diagnostic::{Diagnostic, Phase, Range};
-use crate::number::Number;
+use crate::source::Span;
 use crate::static_analysis::{Analysis, StaticResult, Traversal, TraversalStep};
 use crate::value::Value;
+
+type ParsedExpression = Parsed<node::Expression>;
 
 /// Parses `source` as a whole native-syntax expression and applies the
 /// static `analysis` to it.
@@ -56,8 +57,8 @@ pub fn analyze(source: &str, analysis: Analysis) -> Result<StaticResult, Vec<Dia
 /// ```
 ///
 /// Spec: hclsyntax-spec.md § Static List
-fn static_list(parsed: &Parsed<Expression>) -> Option<StaticResult> {
-    let elements = list_elements(parsed.tree(), parsed.arena())?;
+fn static_list(parsed: &ParsedExpression) -> Option<StaticResult> {
+    let elements = list_elements(parsed.tree())?;
     let elements = elements.iter().map(|e| parsed.range(e.span()));
     Some(StaticResult::List(elements.collect()))
 }
@@ -67,12 +68,9 @@ fn static_list(parsed: &Parsed<Expression>) -> Option<StaticResult> {
 /// in turn (the type expression extension's `tuple([...])`).
 ///
 /// Spec: hclsyntax-spec.md § Static List
-pub(crate) fn list_elements<'a>(
-    expression: &Expression,
-    arena: &'a Arena,
-) -> Option<&'a [Expression]> {
-    match expression.kind {
-        ExpressionKind::Tuple(tuple) => Some(&arena[arena[tuple].elements]),
+pub(crate) fn list_elements(expression: Expression<'_>) -> Option<Expressions<'_>> {
+    match expression.kind() {
+        ExpressionKind::Tuple(tuple) => Some(tuple.elements),
         _ => None,
     }
 }
@@ -94,15 +92,13 @@ pub(crate) fn list_elements<'a>(
 /// ```
 ///
 /// Spec: hclsyntax-spec.md § Static Map
-fn static_map(parsed: &Parsed<Expression>) -> Option<StaticResult> {
-    let pairs = map_items(parsed.tree(), parsed.arena())?
-        .iter()
-        .map(|item| {
-            (
-                parsed.range(item.key.span()),
-                parsed.range(item.value.span()),
-            )
-        });
+fn static_map(parsed: &ParsedExpression) -> Option<StaticResult> {
+    let pairs = map_items(parsed.tree())?.iter().map(|item| {
+        (
+            parsed.range(item.key.span()),
+            parsed.range(item.value.span()),
+        )
+    });
     Some(StaticResult::Map(pairs.collect()))
 }
 
@@ -110,9 +106,9 @@ fn static_map(parsed: &Parsed<Expression>) -> Option<StaticResult> {
 /// map: an object constructor's elements, as written, duplicates included.
 ///
 /// Spec: hclsyntax-spec.md § Static Map
-pub(crate) fn map_items<'a>(expression: &Expression, arena: &'a Arena) -> Option<&'a [ObjectItem]> {
-    match expression.kind {
-        ExpressionKind::Object(object) => Some(&arena[arena[object].items]),
+pub(crate) fn map_items(expression: Expression<'_>) -> Option<Nodes<'_, node::ObjectItem>> {
+    match expression.kind() {
+        ExpressionKind::Object(object) => Some(object.items),
         _ => None,
     }
 }
@@ -136,11 +132,9 @@ pub(crate) fn map_items<'a>(expression: &Expression, arena: &'a Arena) -> Option
 /// ```
 ///
 /// Spec: hclsyntax-spec.md § Static Call
-fn static_call(parsed: &Parsed<Expression>) -> Option<StaticResult> {
-    let call = call_parts(parsed.tree(), parsed.arena())?;
-    let arguments = parsed.arena()[call.arguments]
-        .iter()
-        .map(|e| parsed.range(e.span()));
+fn static_call(parsed: &ParsedExpression) -> Option<StaticResult> {
+    let call = call_parts(parsed.tree())?;
+    let arguments = call.arguments.iter().map(|e| parsed.range(e.span()));
     Some(StaticResult::Call {
         name: source_text(parsed, call.name_span).to_string(),
         arguments: arguments.collect(),
@@ -152,12 +146,9 @@ fn static_call(parsed: &Parsed<Expression>) -> Option<StaticResult> {
 /// `...`) and their parentheses.
 ///
 /// Spec: hclsyntax-spec.md § Static Call
-pub(crate) fn call_parts<'a>(
-    expression: &Expression,
-    arena: &'a Arena,
-) -> Option<&'a FunctionCall> {
-    match expression.kind {
-        ExpressionKind::FunctionCall(call) => Some(&arena[call]),
+pub(crate) fn call_parts(expression: Expression<'_>) -> Option<FunctionCall<'_>> {
+    match expression.kind() {
+        ExpressionKind::FunctionCall(call) => Some(call),
         _ => None,
     }
 }
@@ -170,10 +161,10 @@ pub(crate) fn call_parts<'a>(
 /// keywords give a literal (a numeric literal is a number).
 ///
 /// Spec: hclsyntax-spec.md § Static Traversal
-pub(crate) fn keyword<'a>(expression: &'a Expression, arena: &'a Arena) -> Option<&'a str> {
-    match &expression.kind {
-        ExpressionKind::Variable(variable) => Some(&arena[*variable].name),
-        ExpressionKind::Literal(literal) => match arena[*literal].value {
+pub(crate) fn keyword(expression: Expression<'_>) -> Option<&str> {
+    match expression.kind() {
+        ExpressionKind::Variable(name) => Some(name),
+        ExpressionKind::Literal(literal) => match *literal {
             Value::Bool(true) => Some("true"),
             Value::Bool(false) => Some("false"),
             Value::Null(_) => Some("null"),
@@ -189,10 +180,10 @@ pub(crate) fn keyword<'a>(expression: &'a Expression, arena: &'a Arena) -> Optio
 /// A parenthesized key, a quoted string or any other expression is none.
 ///
 /// Spec: hclsyntax-spec.md § Static Traversal, § Static Map
-pub(crate) fn key_keyword<'a>(key: &'a ObjectKey, arena: &'a Arena) -> Option<&'a str> {
+pub(crate) fn key_keyword(key: ObjectKey<'_>) -> Option<&str> {
     match key {
         ObjectKey::Name { name, .. } => Some(name),
-        ObjectKey::Expression(expression) => keyword(expression, arena),
+        ObjectKey::Expression(expression) => keyword(expression),
     }
 }
 
@@ -211,25 +202,20 @@ pub(crate) fn key_keyword<'a>(key: &'a ObjectKey, arena: &'a Arena) -> Option<&'
 /// reversed. The legacy index `a.0` is an index operation with the key 0.
 ///
 /// Spec: hclsyntax-spec.md § Static Traversal
-fn static_traversal(parsed: &Parsed<Expression>) -> Option<StaticResult> {
+fn static_traversal(parsed: &ParsedExpression) -> Option<StaticResult> {
     let mut steps = Vec::new();
-    let arena = parsed.arena();
     let mut current = parsed.tree();
     let root = loop {
-        match &current.kind {
-            ExpressionKind::Variable(variable) => break arena[*variable].name.to_string(),
-            ExpressionKind::Literal(_) | ExpressionKind::SmallInteger(_) => {
-                break keyword_root(parsed, current.span)?
-            }
+        match current.kind() {
+            ExpressionKind::Variable(name) => break name.to_string(),
+            ExpressionKind::Literal(_) => break keyword_root(parsed, current.span())?,
             ExpressionKind::GetAttr(get_attr) => {
-                let get_attr = &arena[*get_attr];
                 steps.push(TraversalStep::Attribute(get_attr.name.to_string()));
-                current = &get_attr.object;
+                current = get_attr.object;
             }
             ExpressionKind::Index(index) => {
-                let index = &arena[*index];
-                steps.push(TraversalStep::Index(constant_index_key(&index.key, arena)?));
-                current = &index.collection;
+                steps.push(TraversalStep::Index(constant_index_key(index.key)?));
+                current = index.collection;
             }
             _ => return None,
         }
@@ -245,7 +231,7 @@ fn static_traversal(parsed: &Parsed<Expression>) -> Option<StaticResult> {
 /// no traversal.
 ///
 /// Spec: hclsyntax-spec.md § Static Traversal
-fn keyword_root(parsed: &Parsed<Expression>, span: Span) -> Option<String> {
+fn keyword_root(parsed: &ParsedExpression, span: Span) -> Option<String> {
     let text = source_text(parsed, span);
     ["true", "false", "null"]
         .contains(&text)
@@ -261,17 +247,14 @@ fn keyword_root(parsed: &Parsed<Expression>, span: Span) -> Option<String> {
 /// SPEC-GAP(spec-notes/gaps/static-traversal-constant-keys.md)
 ///
 /// Spec: hclsyntax-spec.md § Static Traversal
-pub(crate) fn constant_index_key(key: &Expression, arena: &Arena) -> Option<Value> {
-    match key.kind {
-        ExpressionKind::Literal(literal) => Some(arena[literal].value.clone()),
-        ExpressionKind::SmallInteger(integer) => Some(Value::Number(Number::from_i64(integer))),
+pub(crate) fn constant_index_key(key: Expression<'_>) -> Option<Value> {
+    match key.kind() {
+        ExpressionKind::Literal(literal) => Some(literal.into_owned()),
         ExpressionKind::Template(template) => {
             let mut text = String::new();
-            for part in &arena[arena[template].parts] {
+            for part in template.parts {
                 match part {
-                    TemplatePart::Literal { text: literal, .. } => {
-                        text.push_str(arena.text(*literal))
-                    }
+                    TemplatePart::Literal { text: literal, .. } => text.push_str(literal),
                     _ => return None,
                 }
             }
@@ -282,7 +265,7 @@ pub(crate) fn constant_index_key(key: &Expression, arena: &Arena) -> Option<Valu
 }
 
 /// The diagnostic of an analysis that does not apply to the expression.
-fn not_applicable(parsed: &Parsed<Expression>, analysis: Analysis) -> Diagnostic {
+fn not_applicable(parsed: &ParsedExpression, analysis: Analysis) -> Diagnostic {
     let detail = match analysis {
         Analysis::List => "A static list is required: a tuple constructor, like [a, b].",
         Analysis::Map => "A static map is required: an object constructor, like {a = b}.",
@@ -299,11 +282,11 @@ fn not_applicable(parsed: &Parsed<Expression>, analysis: Analysis) -> Diagnostic
     }
 }
 
-fn whole_range(parsed: &Parsed<Expression>) -> Range {
+fn whole_range(parsed: &ParsedExpression) -> Range {
     parsed.range(parsed.tree().span())
 }
 
-fn source_text(parsed: &Parsed<Expression>, span: Span) -> &str {
+fn source_text(parsed: &ParsedExpression, span: Span) -> &str {
     &parsed.source()[span.range()]
 }
 

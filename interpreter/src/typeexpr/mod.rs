@@ -71,7 +71,7 @@ pub enum Mode {
 /// § Type Expression Syntax
 pub fn native_type(source: &str, mode: Mode) -> Result<Type, Vec<Diagnostic>> {
     let parsed = crate::native::parse_expression(source)?;
-    syntax::read_type(parsed.tree(), parsed.arena(), mode).map_err(|errors| {
+    syntax::read_type(parsed.tree(), mode).map_err(|errors| {
         errors
             .into_iter()
             .map(|e| {
@@ -113,7 +113,7 @@ pub fn json_type(source: &str, mode: Mode) -> Result<Type, Vec<Diagnostic>> {
         }
     };
     let root = parsed.tree().span();
-    syntax::read_type(parsed.tree(), parsed.arena(), mode).map_err(|errors| {
+    syntax::read_type(parsed.tree(), mode).map_err(|errors| {
         let (whole, inner): (Vec<TypeError>, Vec<TypeError>) =
             errors.into_iter().partition(|e| e.span == root);
         let inner = inner

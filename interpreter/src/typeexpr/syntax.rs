@@ -21,9 +21,9 @@
 
 use super::Mode;
 use crate::diagnostic::{Diagnostic, Phase, Range};
-use crate::native::ast::{Arena, Expression, FunctionCall, ObjectItem};
-use crate::source::Span;
+use crate::native::ast::{Expression, FunctionCall, ObjectItem};
 use crate::native::static_analysis::{call_parts, key_keyword, keyword, list_elements, map_items};
+use crate::source::Span;
 use crate::types::Type;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -64,15 +64,10 @@ impl TypeError {
 /// found (the reading goes on past a fault, to report the others).
 ///
 /// Spec: ext-typeexpr-README.md § Type Expression Syntax
-pub(crate) fn read_type(
-    expression: &Expression,
-    arena: &Arena,
-    mode: Mode,
-) -> Result<Type, Vec<TypeError>> {
+pub(crate) fn read_type(expression: Expression<'_>, mode: Mode) -> Result<Type, Vec<TypeError>> {
     let mut errors = Vec::new();
     let ty = Reader {
         mode,
-        arena,
         errors: &mut errors,
     }
     .type_expression(expression, 0);
@@ -85,8 +80,6 @@ pub(crate) fn read_type(
 
 struct Reader<'e> {
     mode: Mode,
-    /// The nodes of the expression's syntax tree.
-    arena: &'e Arena,
     errors: &'e mut Vec<TypeError>,
 }
 
@@ -101,17 +94,17 @@ impl Reader<'_> {
     ///
     /// Spec: ext-typeexpr-README.md § HCL Type Expressions Extension,
     /// § Type Expression Syntax
-    fn type_expression(&mut self, expression: &Expression, depth: usize) -> Option<Type> {
+    fn type_expression(&mut self, expression: Expression<'_>, depth: usize) -> Option<Type> {
         if depth > MAX_TYPE_DEPTH {
             return self.fail(
                 expression.span(),
                 format!("Type constructors nest deeper than {MAX_TYPE_DEPTH} levels here."),
             );
         }
-        if let Some(name) = keyword(expression, self.arena) {
+        if let Some(name) = keyword(expression) {
             return self.type_keyword(name, expression.span());
         }
-        if let Some(call) = call_parts(expression, self.arena) {
+        if let Some(call) = call_parts(expression) {
             return self.type_constructor(call, depth);
         }
         // "The type syntax is processed statically [...], so it cannot use
@@ -158,8 +151,8 @@ impl Reader<'_> {
     /// `object({name = T, ...})`, each with exactly one argument.
     ///
     /// Spec: ext-typeexpr-README.md § Type Expression Syntax
-    fn type_constructor(&mut self, call: &FunctionCall, depth: usize) -> Option<Type> {
-        let name: &str = &call.name;
+    fn type_constructor(&mut self, call: FunctionCall<'_>, depth: usize) -> Option<Type> {
+        let name: &str = call.name;
         // From the opening parenthesis to the closing one.
         let arguments_span = Span {
             start: call
@@ -186,8 +179,9 @@ impl Reader<'_> {
                 )
             }
         }
-        let argument = match &self.arena[call.arguments] {
-            [argument] => argument,
+        let arguments: Vec<Expression> = call.arguments.iter().collect();
+        let argument = match &arguments[..] {
+            [argument] => *argument,
             [] => {
                 return self.fail(
                     arguments_span,
@@ -197,8 +191,8 @@ impl Reader<'_> {
                 )
             }
             [_, extra @ ..] => {
-                let first = extra.first().map_or(arguments_span, Expression::span);
-                let last = extra.last().map_or(arguments_span, Expression::span);
+                let first = extra.first().map_or(arguments_span, |e| e.span());
+                let last = extra.last().map_or(arguments_span, |e| e.span());
                 return self.fail(
                     first.to(last),
                     format!(
@@ -220,8 +214,8 @@ impl Reader<'_> {
     /// the single list argument": the argument is a static list.
     ///
     /// Spec: ext-typeexpr-README.md § Type Expression Syntax
-    fn tuple_type(&mut self, argument: &Expression, depth: usize) -> Option<Type> {
-        let Some(elements) = list_elements(argument, self.arena) else {
+    fn tuple_type(&mut self, argument: Expression<'_>, depth: usize) -> Option<Type> {
+        let Some(elements) = list_elements(argument) else {
             return self.fail(
                 argument.span(),
                 "The argument of tuple is a list of the element types, like [string, number].",
@@ -245,8 +239,8 @@ impl Reader<'_> {
     /// SPEC-GAP(spec-notes/gaps/typeexpr-object-syntax.md)
     ///
     /// Spec: ext-typeexpr-README.md § Type Expression Syntax
-    fn object_type(&mut self, argument: &Expression, depth: usize) -> Option<Type> {
-        let Some(items) = map_items(argument, self.arena) else {
+    fn object_type(&mut self, argument: Expression<'_>, depth: usize) -> Option<Type> {
+        let Some(items) = map_items(argument) else {
             return self.fail(
                 argument.span(),
                 "The argument of object is a map of the attribute names to their types, like {name = string}.",
@@ -255,7 +249,7 @@ impl Reader<'_> {
         let mut attributes = BTreeMap::new();
         let mut seen = BTreeSet::new();
         for ObjectItem { key, value } in items {
-            let name = key_keyword(key, self.arena);
+            let name = key_keyword(key);
             match name {
                 None => {
                     self.fail(

@@ -28,8 +28,8 @@ use std::borrow::Cow;
 /// Spec: ext-typeexpr-README.md § Type Constraints as Values, § The
 /// "convert" `cty` Function; hclsyntax-spec.md § Functions and Function
 /// Calls
-pub(super) fn eval_convert_call<'a>(call: &'a FunctionCall, scope: &Scope<'a>) -> Evaluated<'a> {
-    let call_arguments = &scope.arena[call.arguments];
+pub(super) fn eval_convert_call<'a>(call: FunctionCall<'a>, scope: &Scope<'a>) -> Evaluated<'a> {
+    let call_arguments: Vec<_> = call.arguments.iter().collect();
     let invalid_call = |span, detail: &str| {
         Problem::new(
             span,
@@ -45,7 +45,7 @@ pub(super) fn eval_convert_call<'a>(call: &'a FunctionCall, scope: &Scope<'a>) -
             ));
         }
     }
-    let (value, type_argument) = match call_arguments {
+    let (value, type_argument) = match call_arguments[..] {
         [value, type_argument] => (value, type_argument),
         [] | [_] => {
             return Err(invalid_call(
@@ -55,13 +55,13 @@ pub(super) fn eval_convert_call<'a>(call: &'a FunctionCall, scope: &Scope<'a>) -
         }
         [_, _, extra, ..] => {
             return Err(invalid_call(
-                extra.start_span(scope.arena),
+                extra.start_span(),
                 "convert expects only 2 arguments, a value and a type constraint.",
             ))
         }
     };
     let v = eval(value, scope)?;
-    let ty = read_type(type_argument, scope.arena, Mode::TypeConstraint).map_err(|errors| {
+    let ty = read_type(type_argument, Mode::TypeConstraint).map_err(|errors| {
         let first = errors.into_iter().next();
         let (span, detail) = first.map_or((type_argument.span(), String::new()), |e| {
             (e.span, e.detail)
@@ -70,7 +70,7 @@ pub(super) fn eval_convert_call<'a>(call: &'a FunctionCall, scope: &Scope<'a>) -
     })?;
     call_convert(&v, &ty).map(Cow::Owned).map_err(|error| {
         Problem::new(
-            value.start_span(scope.arena),
+            value.start_span(),
             "Invalid function argument",
             format!(
                 "Invalid value for the \"value\" parameter of convert: {}.",

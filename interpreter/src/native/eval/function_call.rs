@@ -31,8 +31,8 @@ use std::borrow::Cow;
 ///   known values are. SPEC-GAP(spec-notes/gaps/expr-argument-expansion.md)
 ///
 /// Spec: hclsyntax-spec.md § Functions and Function Calls
-pub(super) fn eval_function_call<'a>(call: &'a FunctionCall, scope: &Scope<'a>) -> Evaluated<'a> {
-    let call_arguments = &scope.arena[call.arguments];
+pub(super) fn eval_function_call<'a>(call: FunctionCall<'a>, scope: &Scope<'a>) -> Evaluated<'a> {
+    let call_arguments = call.arguments;
     if scope.context().literal_only {
         return Err(Problem::new(
             call.name_span,
@@ -40,10 +40,10 @@ pub(super) fn eval_function_call<'a>(call: &'a FunctionCall, scope: &Scope<'a>) 
             "In literal-only mode no functions are available.",
         ));
     }
-    if &*call.name == "convert" && scope.context().typeexpr {
+    if call.name == "convert" && scope.context().typeexpr {
         return super::convert_call::eval_convert_call(call, scope);
     }
-    if !functions::exists(&call.name) {
+    if !functions::exists(call.name) {
         return Err(Problem::new(
             call.name_span,
             "Call to unknown function",
@@ -102,20 +102,22 @@ pub(super) fn eval_function_call<'a>(call: &'a FunctionCall, scope: &Scope<'a>) 
         }
     }
     let argument_count = arguments.len();
-    functions::call_owned(&call.name, arguments)
+    functions::call_owned(call.name, arguments)
         .map(Cow::Owned)
         .map_err(|error| {
             let span = match error.argument {
-                Some(i) if i < written => call_arguments[i].start_span(scope.arena),
-                Some(i) if call.expand_final && i < argument_count => {
-                    call_arguments[written].span()
-                }
+                Some(i) if i < written => call_arguments
+                    .get(i)
+                    .map_or(call.span, |argument| argument.start_span()),
+                Some(i) if call.expand_final && i < argument_count => call_arguments
+                    .get(written)
+                    .map_or(call.span, |argument| argument.span()),
                 // An argument that is missing.
                 Some(_) => call.close_paren_span,
                 // Too few arguments: where they are missing, as
                 // hashicorp/hcl reports it; another error of the whole
                 // call: the name and the opening parenthesis.
-                None if functions::lookup(&call.name)
+                None if functions::lookup(call.name)
                     .is_some_and(|f| argument_count < f.parameters.len()) =>
                 {
                     call.close_paren_span

@@ -32,18 +32,17 @@ mod operators;
 mod splat;
 mod template;
 
-use super::ast::{Arena, Expression, ExpressionKind, Template};
-use crate::source::Span;
+use super::ast::{Expression, ExpressionKind, Template};
 use super::Problem;
 use crate::eval_context::{Budget, BudgetExceeded, EvalContext};
-use crate::number::Number;
+use crate::source::Span;
 use crate::value::Value;
 use std::borrow::Cow;
 
 /// A value computed for an expression, or why there is none.
 pub(crate) type Evaluated<'a> = Result<Cow<'a, Value>, Problem>;
 
-/// A variable scope, and the tree being evaluated.
+/// A variable scope.
 ///
 /// "Variables can also be created by expressions themselves, which always
 /// creates a _child scope_ that incorporates the variables from its parent
@@ -54,8 +53,6 @@ pub(crate) type Evaluated<'a> = Result<Cow<'a, Value>, Problem>;
 /// Spec: hclsyntax-spec.md § Variables and Variable Expressions
 #[derive(Clone, Copy)]
 pub(crate) struct Scope<'a> {
-    /// The nodes of the syntax tree being evaluated.
-    pub arena: &'a Arena,
     /// The evaluation budget of the context (see [`Budget`]).
     budget: &'a Budget,
     frame: Frame<'a>,
@@ -80,10 +77,9 @@ enum Frame<'a> {
 }
 
 impl<'a> Scope<'a> {
-    /// The global scope of `ctx`, for a tree of `arena`.
-    pub(crate) fn global(arena: &'a Arena, ctx: &'a EvalContext) -> Scope<'a> {
+    /// The global scope of `ctx`.
+    pub(crate) fn global(ctx: &'a EvalContext) -> Scope<'a> {
         Scope {
-            arena,
             budget: &ctx.budget,
             frame: Frame::Global(ctx),
         }
@@ -97,7 +93,6 @@ impl<'a> Scope<'a> {
         value: (&'a str, &'a Value),
     ) -> Scope<'a> {
         Scope {
-            arena: self.arena,
             budget: self.budget,
             frame: Frame::Iteration {
                 parent: self,
@@ -110,7 +105,6 @@ impl<'a> Scope<'a> {
     /// The child scope in which a splat visits `item`.
     fn splat_item_scope(&'a self, item: &'a Value) -> Scope<'a> {
         Scope {
-            arena: self.arena,
             budget: self.budget,
             frame: Frame::SplatItem { parent: self, item },
         }
@@ -199,22 +193,17 @@ impl<'a> Scope<'a> {
 
 /// Evaluates a whole expression in the global scope of `ctx`.
 pub(crate) fn evaluate_expression(
-    expression: &Expression,
-    arena: &Arena,
+    expression: Expression<'_>,
     ctx: &EvalContext,
 ) -> Result<Value, Problem> {
-    let scope = Scope::global(arena, ctx);
+    let scope = Scope::global(ctx);
     let v = eval(expression, &scope)?;
-    scope.owned(v, expression.span)
+    scope.owned(v, expression.span())
 }
 
 /// Evaluates a template file in the global scope of `ctx`.
-pub(crate) fn evaluate_template(
-    t: &Template,
-    arena: &Arena,
-    ctx: &EvalContext,
-) -> Result<Value, Problem> {
-    let scope = Scope::global(arena, ctx);
+pub(crate) fn evaluate_template(t: Template<'_>, ctx: &EvalContext) -> Result<Value, Problem> {
+    let scope = Scope::global(ctx);
     let v = template::eval_template(t, &scope)?;
     scope.owned(v, t.span)
 }
@@ -222,46 +211,34 @@ pub(crate) fn evaluate_template(
 /// Evaluates an expression.
 ///
 /// Spec: hclsyntax-spec.md § Expressions
-pub(crate) fn eval<'a>(expression: &'a Expression, scope: &Scope<'a>) -> Evaluated<'a> {
-    let arena = scope.arena;
-    scope.charge(1, expression.span)?;
-    match &expression.kind {
+pub(crate) fn eval<'a>(expression: Expression<'a>, scope: &Scope<'a>) -> Evaluated<'a> {
+    scope.charge(1, expression.span())?;
+    match expression.kind() {
         // "Numeric literals represent values of type _number_", `true` and
         // `false` bools, "The `null` keyword represents a null value of the
         // dynamic pseudo-type."
-        ExpressionKind::Literal(literal) => Ok(Cow::Borrowed(&arena[*literal].value)),
-        ExpressionKind::SmallInteger(integer) => {
-            Ok(Cow::Owned(Value::Number(Number::from_i64(*integer))))
-        }
-        ExpressionKind::Tuple(tuple) => collection::eval_tuple(&arena[*tuple], scope),
-        ExpressionKind::Object(object) => collection::eval_object(&arena[*object], scope),
-        ExpressionKind::Template(t) => template::eval_template(&arena[*t], scope),
-        ExpressionKind::Variable(variable) => {
-            eval_variable(&arena[*variable].name, expression.span, scope)
-        }
-        ExpressionKind::FunctionCall(call) => {
-            function_call::eval_function_call(&arena[*call], scope)
-        }
-        ExpressionKind::For(for_expr) => for_expr::eval_for_expr(&arena[*for_expr], scope),
-        ExpressionKind::Index(index) => index::eval_index(&arena[*index], scope),
-        ExpressionKind::GetAttr(get_attr) => index::eval_get_attr(&arena[*get_attr], scope),
-        ExpressionKind::Splat(splat) => splat::eval_splat(&arena[*splat], scope),
+        ExpressionKind::Literal(value) => Ok(value),
+        ExpressionKind::Tuple(tuple) => collection::eval_tuple(tuple, scope),
+        ExpressionKind::Object(object) => collection::eval_object(object, scope),
+        ExpressionKind::Template(t) => template::eval_template(t, scope),
+        ExpressionKind::Variable(name) => eval_variable(name, expression.span(), scope),
+        ExpressionKind::FunctionCall(call) => function_call::eval_function_call(call, scope),
+        ExpressionKind::For(for_expr) => for_expr::eval_for_expr(for_expr, scope),
+        ExpressionKind::Index(index) => index::eval_index(index, scope),
+        ExpressionKind::GetAttr(get_attr) => index::eval_get_attr(get_attr, scope),
+        ExpressionKind::Splat(splat) => splat::eval_splat(splat, scope),
         ExpressionKind::SplatItem => scope.splat_item().map(Cow::Borrowed).ok_or_else(|| {
             Problem::new(
-                expression.span,
+                expression.span(),
                 "Internal error",
                 "a splat element outside of a splat",
             )
         }),
         // Parentheses only group.
-        ExpressionKind::Parenthesized(parenthesized) => {
-            eval(&arena[*parenthesized].expression, scope)
-        }
-        ExpressionKind::Unary(operation) => operators::eval_unary(&arena[*operation], scope),
-        ExpressionKind::Binary(operation) => operators::eval_binary(&arena[*operation], scope),
-        ExpressionKind::Conditional(conditional) => {
-            operators::eval_conditional(&arena[*conditional], scope)
-        }
+        ExpressionKind::Parenthesized(inner) => eval(inner, scope),
+        ExpressionKind::Unary(operation) => operators::eval_unary(operation, scope),
+        ExpressionKind::Binary(operation) => operators::eval_binary(operation, scope),
+        ExpressionKind::Conditional(conditional) => operators::eval_conditional(conditional, scope),
     }
 }
 
