@@ -3,32 +3,39 @@
 //!
 //! Spec: spec.md § Expression Evaluation
 
+use crate::functions::FunctionTable;
 use crate::value::Value;
 use std::cell::Cell;
 use std::collections::BTreeMap;
 
 /// What an expression is evaluated with: the global variable scope ("a map
-/// from variable name to value"), the evaluation mode, the function
-/// table (the conformance table of [`crate::functions`], joined by `convert`
-/// when `typeexpr` is set), and the budget of work its evaluations may do.
+/// from variable name to value"), the function table, and the budget of
+/// work its evaluations may do.
 ///
-/// Spec: spec.md § Expression Evaluation, § Values and Value Types
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+/// Spec: spec.md § Expression Evaluation, § Functions and Function Calls
+#[derive(Clone, Debug)]
 pub struct EvalContext {
     pub variables: BTreeMap<String, Value>,
-    /// "In _literal-only mode_, variables and functions are not available":
-    /// with this set, no function may be called. (The variables are the
+    /// "The evaluation context used to evaluate an expression includes a
+    /// function table": the conformance table by default. `None` is
+    /// literal-only mode, where "variables and functions are not
+    /// available": no function may be called. (The variables are the
     /// caller's to leave empty: see [`crate::bodies::check_literal_only`].)
-    pub literal_only: bool,
-    /// Whether the function table also has `convert(value, type)`, the type
-    /// expression extension's conversion function, whose second argument
-    /// is a type constraint written inline ([`crate::typeexpr`]).
-    ///
-    /// Spec: ext-typeexpr-README.md § The "convert" `cty` Function
-    pub typeexpr: bool,
+    pub functions: Option<FunctionTable>,
     /// The work that evaluations in this context may do, shared by every
     /// evaluation made with it (see [`Budget`]).
     pub budget: Budget,
+}
+
+impl Default for EvalContext {
+    /// No variables, the conformance function table, the default budget.
+    fn default() -> EvalContext {
+        EvalContext {
+            variables: BTreeMap::new(),
+            functions: Some(FunctionTable::conformance()),
+            budget: Budget::default(),
+        }
+    }
 }
 
 impl EvalContext {
@@ -38,7 +45,7 @@ impl EvalContext {
     /// Spec: spec.md § Expression Evaluation
     pub fn literal_only_mode() -> EvalContext {
         EvalContext {
-            literal_only: true,
+            functions: None,
             ..EvalContext::default()
         }
     }

@@ -5,6 +5,7 @@ use crate::suite::{Input, StaticShape, Syntax};
 use hcl_interpreter::bodies::{self, BodyContent, BodySpec};
 use hcl_interpreter::diagnostic::Range;
 use hcl_interpreter::eval_context::Budget;
+use hcl_interpreter::functions::FunctionTable;
 use hcl_interpreter::static_analysis::{StaticResult, TraversalStep};
 use hcl_interpreter::{
     convert, json, native, operations, typeexpr, unify, Diagnostic, EvalContext, Phase, Value,
@@ -205,10 +206,10 @@ pub fn run_with_budget(input: &Input, budget: u64) -> Outcome {
             variables,
             extensions,
         } => {
-            let ctx = EvalContext {
-                typeexpr: extensions.iter().any(|e| e == "typeexpr"),
-                ..context(variables, budget)
-            };
+            let mut ctx = context(variables, budget);
+            if extensions.iter().any(|e| e == "typeexpr") {
+                ctx.functions = Some(FunctionTable::conformance().with(typeexpr::convert_entry()));
+            }
             value_or_errors(native::eval_expression(expr, &ctx))
         }
         Input::TypeExpr {

@@ -5,8 +5,9 @@
 //! Bounded in iterations (not in time), so the test is deterministic.
 
 use hcl_conformance::suite::{load_suite, Input};
+use hcl_interpreter::functions::FunctionTable;
 use hcl_interpreter::native::{eval_config, eval_expression, eval_template};
-use hcl_interpreter::typeexpr::{json_type, native_type, Mode};
+use hcl_interpreter::typeexpr::{convert_entry, json_type, native_type, Mode};
 use hcl_interpreter::EvalContext;
 use std::path::Path;
 
@@ -91,7 +92,7 @@ fn mutated_suite_inputs_never_crash() {
                 source,
                 EvalContext {
                     variables,
-                    typeexpr: true,
+                    functions: Some(FunctionTable::conformance().with(convert_entry())),
                     ..EvalContext::default()
                 },
             )

@@ -8,7 +8,7 @@ use super::{Expectation, ExpectedBlock, ExpectedBody, ProfileExpectation, Static
 use hcl_interpreter::bodies::{AttributeSchema, BlockHeaderSchema, BodySchema, BodySpec};
 use hcl_interpreter::convert::Safety;
 use hcl_interpreter::number::Number;
-use hcl_interpreter::types::parse_type;
+use hcl_interpreter::typeexpr::parse_type;
 use hcl_interpreter::value::nfc;
 use hcl_interpreter::{Phase, Type, Value};
 use serde::de::Error as _;

@@ -7,7 +7,6 @@
 //! - here: literal values, variables and parentheses, and the scope;
 //! - [`collection`]: tuple and object constructors (§ Collection Values);
 //! - [`function_call`]: § Functions and Function Calls;
-//! - [`convert_call`]: the type expression extension's `convert`;
 //! - [`for_expr`]: § For Expressions;
 //! - [`index`]: § Index Operator and § Attribute Access Operator;
 //! - [`splat`]: § Splat Operators;
@@ -24,7 +23,6 @@
 //! unknown or dynamic".
 
 mod collection;
-mod convert_call;
 mod for_expr;
 mod function_call;
 mod index;
