@@ -7,6 +7,7 @@ use crate::functions::FunctionTable;
 use crate::value::Value;
 use std::cell::Cell;
 use std::collections::BTreeMap;
+use std::rc::Rc;
 
 /// What an expression is evaluated with: the global variable scope ("a map
 /// from variable name to value"), the function table, and the budget of
@@ -47,6 +48,86 @@ impl EvalContext {
         EvalContext {
             functions: None,
             ..EvalContext::default()
+        }
+    }
+}
+
+/// What an expression is evaluated in: an evaluation context, and the
+/// variables that enclosing constructs of the calling application define
+/// around it (the iterators of the dynamic blocks extension).
+///
+/// "Variables can also be created by expressions themselves, which always
+/// creates a _child scope_ that incorporates the variables from its parent
+/// scope but (re-)defines zero or more names with new values", and an
+/// extension can do so for the expressions of a body: each such variable
+/// is a child scope of the scope around it, and "the most locally-defined
+/// variable of the given name is used".
+///
+/// Spec: spec.md § Expression Evaluation; hclsyntax-spec.md § Variables
+/// and Variable Expressions
+#[derive(Clone, Debug)]
+pub struct EvalScope<'a> {
+    context: &'a EvalContext,
+    local: Option<Rc<LocalVariable>>,
+}
+
+/// A variable of a child scope, and the scope it is in.
+#[derive(Debug)]
+struct LocalVariable {
+    name: String,
+    value: Value,
+    parent: Option<Rc<LocalVariable>>,
+}
+
+impl<'a> EvalScope<'a> {
+    /// The global scope of `context`.
+    pub fn global(context: &'a EvalContext) -> EvalScope<'a> {
+        EvalScope {
+            context,
+            local: None,
+        }
+    }
+
+    /// The child scope that defines `name` as `value`.
+    pub fn child(&self, name: impl Into<String>, value: Value) -> EvalScope<'a> {
+        EvalScope {
+            context: self.context,
+            local: Some(Rc::new(LocalVariable {
+                name: name.into(),
+                value,
+                parent: self.local.clone(),
+            })),
+        }
+    }
+
+    /// The evaluation context.
+    pub fn context(&self) -> &'a EvalContext {
+        self.context
+    }
+
+    /// The most locally-defined variable of the given name.
+    pub fn variable(&self, name: &str) -> Option<&Value> {
+        let mut local = self.local.as_deref();
+        while let Some(variable) = local {
+            if variable.name == name {
+                return Some(&variable.value);
+            }
+            local = variable.parent.as_deref();
+        }
+        self.context.variables.get(name)
+    }
+}
+
+/// Child scopes nest as deep as the constructs that make them, so dropping
+/// their chain must not recurse.
+impl Drop for LocalVariable {
+    fn drop(&mut self) {
+        let mut parent = self.parent.take();
+        while let Some(variable) = parent {
+            parent = match Rc::try_unwrap(variable) {
+                Ok(mut last_owner) => last_owner.parent.take(),
+                Err(_) => None,
+            };
         }
     }
 }

@@ -10,7 +10,7 @@
 //! > exponent of at least 16 bits. [...]
 //!
 //! This interpreter represents a finite number as an exact decimal
-//! (`BigDecimal`) and keeps two invariants, checked by [`Number::finite`]:
+//! (`BigDecimal`) and keeps two invariants, checked by `Number::finite`:
 //! - an integer is exact and has fewer than [`MAX_INTEGER_DIGITS`] digits
 //!   (more is an overflow error);
 //! - a non-integer is rounded, half to even, to [`PRECISION`] significant
@@ -215,7 +215,7 @@ impl Number {
     /// Reads a decimal numeral: `-?[0-9]+(\.[0-9]+)?`, followed when
     /// `allow_exponent` by `([eE][+-]?[0-9]+)?`.
     ///
-    /// The text is rounded as [`Number::finite`] says before any large
+    /// The text is rounded as `Number::finite` says before any large
     /// integer is built, so the cost is linear in the text's length.
     pub fn parse_decimal(text: &str, allow_exponent: bool) -> Result<Number, NumberError> {
         // A short integer, the commonest numeral by far, needs no decimal
@@ -520,7 +520,7 @@ fn round_digits_half_even(digits: &str, keep: usize) -> String {
 /// `a / b` for small integers, `b` not zero: the quotient's digits by long
 /// division in machine words (18 at a time) until there is at least one
 /// digit beyond [`PRECISION`], then a sticky digit for a non-zero
-/// remainder and the rounding of [`Number::finite`] (half to even), as
+/// remainder and the rounding of `Number::finite` (half to even), as
 /// [`divide_finite`] does with big integers.
 fn divide_small(a: i64, b: i64) -> Result<Number, NumberError> {
     const CHUNK: u64 = 1_000_000_000_000_000_000; // 10^18

@@ -8,7 +8,8 @@ use hcl_interpreter::eval_context::Budget;
 use hcl_interpreter::functions::FunctionTable;
 use hcl_interpreter::static_analysis::{StaticResult, TraversalStep};
 use hcl_interpreter::{
-    convert, json, native, operations, typeexpr, unify, Diagnostic, EvalContext, Phase, Value,
+    config, convert, json, native, operations, typeexpr, unify, Diagnostic, EvalContext, Phase,
+    Value,
 };
 use std::collections::BTreeMap;
 
@@ -44,35 +45,18 @@ fn value_or_errors(result: Result<Value, Vec<Diagnostic>>) -> Outcome {
     }
 }
 
-fn body_outcome(mut body: native::Body) -> Body {
+fn content_outcome(mut content: BodyContent) -> Body {
     Body {
-        attributes: std::mem::take(&mut body.attributes),
-        blocks: std::mem::take(&mut body.blocks)
+        attributes: std::mem::take(&mut content.attributes),
+        blocks: std::mem::take(&mut content.blocks)
             .into_iter()
-            .map(|b| Block {
-                type_name: b.type_name,
-                labels: b.labels,
-                body: body_outcome(b.body),
+            .map(|mut b| Block {
+                type_name: std::mem::take(&mut b.type_name),
+                labels: std::mem::take(&mut b.labels),
+                body: content_outcome(std::mem::take(&mut b.body)),
             })
             .collect(),
-        remain: None,
-        unevaluated: BTreeMap::new(),
-    }
-}
-
-fn content_outcome(content: BodyContent) -> Body {
-    Body {
-        attributes: content.attributes,
-        blocks: content
-            .blocks
-            .into_iter()
-            .map(|b| Block {
-                type_name: b.type_name,
-                labels: b.labels,
-                body: content_outcome(b.body),
-            })
-            .collect(),
-        remain: content.remain.map(|r| Box::new(content_outcome(*r))),
+        remain: content.remain.take().map(|r| Box::new(content_outcome(*r))),
         unevaluated: BTreeMap::new(),
     }
 }
@@ -100,26 +84,14 @@ fn run_config(
         context(variables, budget)
     };
     let mode = (!literal_only).then_some(&ctx);
-    let dynblock = extensions.iter().any(|e| e == "dynblock");
-    let processed = match (syntax, schema) {
-        (Syntax::Native, None) => {
-            return match native::eval_config_with_extensions(config, &ctx, dynblock) {
-                Ok(body) => Outcome::Body(body_outcome(body)),
-                Err(diagnostics) => errors(diagnostics),
-            }
-        }
-        _ if !extensions.is_empty() => return Outcome::Unsupported(
-            "the reference interpreter applies extensions to native bodies without a schema only"
-                .into(),
-        ),
-        (Syntax::Native, Some(spec)) => native::process_config(config, spec, mode),
-        // Without a schema a JSON body is read in the dynamic attributes
-        // mode (suite/README.md).
-        (Syntax::Json, spec) => {
-            json::process_config(config, spec.unwrap_or(&BodySpec::Attributes), mode)
-        }
+    let dynamic_blocks = extensions.iter().any(|e| e == "dynblock");
+    // Without a schema a JSON body is read in the dynamic attributes mode
+    // (suite/README.md).
+    let syntax = match syntax {
+        Syntax::Native => config::Syntax::Native,
+        Syntax::Json => config::Syntax::Json,
     };
-    match processed {
+    match config::process_config(syntax, config, schema, mode, dynamic_blocks) {
         Ok(content) => Outcome::Body(content_outcome(content)),
         Err(diagnostics) => errors(diagnostics),
     }

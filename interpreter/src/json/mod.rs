@@ -28,10 +28,10 @@ pub mod parser;
 pub mod static_analysis;
 mod string;
 
-pub use body::{eval_attributes, process_config};
+pub use body::{eval_attributes, process_config, with_config_body, JsonBody};
 pub use expression::eval_expression;
 pub use parser::{parse, Node, NodeKind, Property};
-pub use static_analysis::analyze;
+pub use static_analysis::{analyze, JsonExpression};
 
 use crate::diagnostic::Diagnostic;
 

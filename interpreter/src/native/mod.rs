@@ -11,13 +11,17 @@
 //!   Elements, § Expressions, § Templates);
 //! - `eval`: the value of an expression or template in a scope, one module
 //!   per section of § Expressions and § Templates;
-//! - `config`: a configuration file's attributes evaluated, its blocks
-//!   kept;
-//! - `dynblock`: the dynamic blocks extension (`dynamic` blocks expanded).
+//! - `body`: a configuration file's body under body processing
+//!   ([`crate::bodies`]): as written, or with a schema;
+//! - [`static_analysis`]: § Static Analysis, for the native syntax's
+//!   expressions.
 //!
 //! The public API is [`eval_expression`], [`eval_template`],
-//! [`eval_config`] and [`eval_config_with_extensions`], and the parse-only
-//! [`parse_expression`], [`parse_template`] and [`parse_config`]. Parse
+//! [`eval_config`] and [`process_config`], the parse-only
+//! [`parse_expression`], [`parse_template`] and [`parse_config`], and, for
+//! code above the syntax, the interfaces of [`crate::bodies`] and
+//! [`crate::static_analysis`] ([`with_config_body`], the views of
+//! [`ast`]). Parse
 //! errors have [`Phase::Parse`], evaluation errors [`Phase::Eval`]; every
 //! diagnostic has a source range. The parser stops at its first error and
 //! so does the evaluator, so there is one diagnostic.
@@ -63,22 +67,20 @@
 
 pub mod ast;
 mod body;
-mod config;
-mod dynblock;
 mod eval;
 pub mod lexer;
 mod parser;
 pub mod static_analysis;
 
+use crate::bodies::{self, BodyContent, ContentBlock, Processing};
 use crate::diagnostic::{Diagnostic, Phase, Range};
-use crate::eval_context::EvalContext;
+use crate::eval_context::{EvalContext, EvalScope};
 use crate::large_stack::{self, Failure};
 use crate::source::{self, LineIndex, Span};
 use crate::value::Value;
 use ast::node;
-use std::collections::BTreeMap;
 
-pub use body::process_config;
+pub use body::{process_config, with_config_body, NativeBody};
 
 /// The diagnostics of a rejected input.
 pub type Diagnostics = Vec<Diagnostic>;
@@ -93,40 +95,16 @@ pub const MAX_NESTING_DEPTH: usize = 200_000;
 pub const STACK_SIZE: usize = 2 << 30;
 
 /// A configuration file's body: every attribute evaluated, and its blocks
-/// in source order.
+/// in source order (the body content of [`crate::bodies`], never with a
+/// remaining body).
 ///
 /// Spec: hclsyntax-spec.md § Bodies; spec.md § Body Content
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Body {
-    pub attributes: BTreeMap<String, Value>,
-    pub blocks: Vec<Block>,
-}
-
-/// Bodies nest as deeply as their source's blocks (up to
-/// [`MAX_NESTING_DEPTH`] levels), so dropping one must not recurse: the
-/// blocks of every level are moved onto one heap stack and dropped there,
-/// each with no blocks left in its body.
-impl Drop for Body {
-    fn drop(&mut self) {
-        if self.blocks.iter().all(|block| block.body.blocks.is_empty()) {
-            return;
-        }
-        let mut blocks = std::mem::take(&mut self.blocks);
-        while let Some(mut block) = blocks.pop() {
-            blocks.append(&mut block.body.blocks);
-        }
-    }
-}
+pub type Body = BodyContent;
 
 /// A block: its type, its labels and its body.
 ///
 /// Spec: hclsyntax-spec.md § Blocks
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Block {
-    pub type_name: String,
-    pub labels: Vec<String>,
-    pub body: Body,
-}
+pub type Block = ContentBlock;
 
 /// Parses a whole expression, then evaluates it in `ctx`.
 ///
@@ -135,7 +113,7 @@ pub fn eval_expression(source: &str, ctx: &EvalContext) -> Result<Value, Diagnos
     ctx.budget.allow_source(source.len());
     on_large_stack(|depth_limit| {
         let parsed = parse_phase(source, depth_limit, parser::parse_expression_source)?;
-        eval::evaluate_expression(parsed.tree.view(&parsed.arena), ctx)
+        eval::evaluate_expression(parsed.tree.view(&parsed.arena), &EvalScope::global(ctx))
             .map_err(|p| p.into_diagnostics(source, Phase::Eval))
     })
 }
@@ -144,46 +122,30 @@ pub fn eval_expression(source: &str, ctx: &EvalContext) -> Result<Value, Diagnos
 ///
 /// Spec: hclsyntax-spec.md § Templates
 pub fn eval_template(source: &str, ctx: &EvalContext) -> Result<Value, Diagnostics> {
-    ctx.budget.allow_source(source.len());
+    eval_template_in(source, &EvalScope::global(ctx))
+}
+
+/// Parses a template in template file mode, then evaluates it in `scope`:
+/// how an application that defines variables around an expression (the
+/// JSON syntax's strings in a dynamic block's content) evaluates a template.
+///
+/// Spec: hclsyntax-spec.md § Templates
+pub fn eval_template_in(source: &str, scope: &EvalScope) -> Result<Value, Diagnostics> {
+    scope.context().budget.allow_source(source.len());
     on_large_stack(|depth_limit| {
         let parsed = parse_phase(source, depth_limit, parser::parse_template_source)?;
-        eval::evaluate_template(parsed.tree.view(&parsed.arena), ctx)
+        eval::evaluate_template(parsed.tree.view(&parsed.arena), scope)
             .map_err(|p| p.into_diagnostics(source, Phase::Eval))
     })
 }
 
-/// Parses a configuration file, then evaluates every attribute in `ctx`.
+/// Parses a configuration file, then evaluates every attribute in `ctx`:
+/// its body processed as written.
 ///
 /// Spec: hclsyntax-spec.md § Structural Elements
 pub fn eval_config(source: &str, ctx: &EvalContext) -> Result<Body, Diagnostics> {
-    ctx.budget.allow_source(source.len());
-    on_large_stack(|depth_limit| {
-        let parsed = parse_phase(source, depth_limit, parser::parse_config_file)?;
-        config::evaluate_config_file(parsed.tree.view(&parsed.arena), ctx)
-            .map_err(|p| p.into_diagnostics(source, Phase::Eval))
-    })
-}
-
-/// Parses a configuration file, then evaluates every attribute in `ctx`;
-/// with `dynblock`, every `dynamic` block is first replaced by the blocks
-/// it generates (the dynamic blocks extension, in every body at every
-/// depth). Without extensions this is [`eval_config`].
-///
-/// Spec: hclsyntax-spec.md § Structural Elements;
-/// ext-dynblock-README.md § HCL Dynamic Blocks Extension
-pub fn eval_config_with_extensions(
-    source: &str,
-    ctx: &EvalContext,
-    dynblock: bool,
-) -> Result<Body, Diagnostics> {
-    if !dynblock {
-        return eval_config(source, ctx);
-    }
-    ctx.budget.allow_source(source.len());
-    on_large_stack(|depth_limit| {
-        let parsed = parse_phase(source, depth_limit, parser::parse_config_file)?;
-        dynblock::evaluate_config_file(parsed.tree.view(&parsed.arena), ctx)
-            .map_err(|p| p.into_diagnostics(source, Phase::Eval))
+    with_config_body(source, Some(ctx), |body| {
+        bodies::process(body, Processing::AsWritten, Some(&EvalScope::global(ctx)))
     })
 }
 

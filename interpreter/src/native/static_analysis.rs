@@ -19,7 +19,7 @@
 use super::ast::{node, Expression, ExpressionKind, ObjectKey, TemplatePart};
 use super::Parsed;
 use crate::diagnostic::{Diagnostic, Phase};
-use crate::eval_context::EvalContext;
+use crate::eval_context::{EvalContext, EvalScope};
 use crate::source::Span;
 use crate::static_analysis::{
     Analysis, StaticCall, StaticExpression, StaticPair, StaticResult, Traversal, TraversalStep,
@@ -206,7 +206,8 @@ impl StaticExpression for Expression<'_> {
     }
 
     fn literal_value(&self) -> Option<Value> {
-        super::eval::evaluate_expression(*self, &EvalContext::literal_only_mode()).ok()
+        let literal_only = EvalContext::literal_only_mode();
+        super::eval::evaluate_expression(*self, &EvalScope::global(&literal_only)).ok()
     }
 }
 

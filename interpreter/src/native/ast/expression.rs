@@ -88,7 +88,7 @@ impl<'t> Expression<'t> {
     }
 
     /// What the expression is.
-    #[inline]
+    #[inline(always)]
     pub fn kind(self) -> ExpressionKind<'t> {
         let arena = self.arena;
         let span = self.node.span;

@@ -74,6 +74,7 @@ pub enum TemplatePart<'t> {
 impl Viewed for node::TemplatePart {
     type View<'t> = TemplatePart<'t>;
 
+    #[inline]
     fn view<'t>(arena: &'t Arena, node: &'t Self) -> TemplatePart<'t> {
         match node {
             node::TemplatePart::Literal { text, span } => TemplatePart::Literal {

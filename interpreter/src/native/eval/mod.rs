@@ -32,7 +32,7 @@ mod template;
 
 use super::ast::{Expression, ExpressionKind, Template};
 use super::Problem;
-use crate::eval_context::{Budget, BudgetExceeded, EvalContext};
+use crate::eval_context::{Budget, BudgetExceeded, EvalContext, EvalScope};
 use crate::source::Span;
 use crate::value::Value;
 use std::borrow::Cow;
@@ -59,8 +59,9 @@ pub(crate) struct Scope<'a> {
 /// What a scope defines.
 #[derive(Clone, Copy)]
 enum Frame<'a> {
-    /// The global scope: the calling application's variables.
-    Global(&'a EvalContext),
+    /// The global scope: the calling application's variables (and those
+    /// it defines around the expression).
+    Global(&'a EvalScope<'a>),
     /// The child scope of one iteration of a `for` expression or directive.
     Iteration {
         parent: &'a Scope<'a>,
@@ -75,11 +76,11 @@ enum Frame<'a> {
 }
 
 impl<'a> Scope<'a> {
-    /// The global scope of `ctx`.
-    pub(crate) fn global(ctx: &'a EvalContext) -> Scope<'a> {
+    /// The scope of an evaluation in `scope`.
+    pub(crate) fn global(scope: &'a EvalScope<'a>) -> Scope<'a> {
         Scope {
-            budget: &ctx.budget,
-            frame: Frame::Global(ctx),
+            budget: &scope.context().budget,
+            frame: Frame::Global(scope),
         }
     }
 
@@ -113,7 +114,7 @@ impl<'a> Scope<'a> {
         let mut scope = self;
         loop {
             match &scope.frame {
-                Frame::Global(ctx) => return ctx.variables.get(name),
+                Frame::Global(global) => return global.variable(name),
                 Frame::Iteration { parent, key, value } => {
                     // With the same name for both, the value wins.
                     if value.0 == name {
@@ -136,7 +137,7 @@ impl<'a> Scope<'a> {
         let mut scope = self;
         loop {
             match &scope.frame {
-                Frame::Global(ctx) => return ctx,
+                Frame::Global(global) => return global.context(),
                 Frame::Iteration { parent, .. } | Frame::SplatItem { parent, .. } => scope = parent,
             }
         }
@@ -189,19 +190,22 @@ impl<'a> Scope<'a> {
     }
 }
 
-/// Evaluates a whole expression in the global scope of `ctx`.
-pub(crate) fn evaluate_expression(
-    expression: Expression<'_>,
-    ctx: &EvalContext,
+/// Evaluates a whole expression in `scope`.
+pub(crate) fn evaluate_expression<'a>(
+    expression: Expression<'a>,
+    scope: &'a EvalScope<'a>,
 ) -> Result<Value, Problem> {
-    let scope = Scope::global(ctx);
+    let scope = Scope::global(scope);
     let v = eval(expression, &scope)?;
     scope.owned(v, expression.span())
 }
 
-/// Evaluates a template file in the global scope of `ctx`.
-pub(crate) fn evaluate_template(t: Template<'_>, ctx: &EvalContext) -> Result<Value, Problem> {
-    let scope = Scope::global(ctx);
+/// Evaluates a template file in `scope`.
+pub(crate) fn evaluate_template<'a>(
+    t: Template<'a>,
+    scope: &'a EvalScope<'a>,
+) -> Result<Value, Problem> {
+    let scope = Scope::global(scope);
     let v = template::eval_template(t, &scope)?;
     scope.owned(v, t.span)
 }
