@@ -47,10 +47,10 @@ pub trait StaticExpression {
     /// the accessed attribute or index."
     fn static_traversal(&self) -> Option<Traversal>;
 
-    /// The expression's value in literal-only mode (spec.md § Expression
-    /// Evaluation: "variables and functions are not available"), if it has
-    /// one: how an application that interprets a static map's keys "as
-    /// they see fit" reads a key that is a literal string.
+    /// The expression's value, when it is a literal: a literal value, or a
+    /// string with no template sequence (for JSON, any value, read in
+    /// literal-only mode). How an application that interprets a static
+    /// map's keys "as they see fit" reads a key that is a literal string.
     fn literal_value(&self) -> Option<Value>;
 }
 

@@ -19,7 +19,6 @@
 use super::ast::{node, Expression, ExpressionKind, ObjectKey, TemplatePart};
 use super::Parsed;
 use crate::diagnostic::{Diagnostic, Phase};
-use crate::eval_context::{EvalContext, EvalScope};
 use crate::source::Span;
 use crate::static_analysis::{
     Analysis, StaticCall, StaticExpression, StaticPair, StaticResult, Traversal, TraversalStep,
@@ -206,8 +205,7 @@ impl StaticExpression for Expression<'_> {
     }
 
     fn literal_value(&self) -> Option<Value> {
-        let literal_only = EvalContext::literal_only_mode();
-        super::eval::evaluate_expression(*self, &EvalScope::global(&literal_only)).ok()
+        constant_index_key(*self)
     }
 }
 

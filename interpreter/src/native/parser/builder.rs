@@ -43,7 +43,7 @@ pub(crate) struct TreeBuilder<'s> {
     attributes: Vec<node::Attribute>,
     blocks: Vec<node::Block>,
     labels: Vec<node::Label>,
-    template_items: Vec<super::template::Item>,
+    template_items: Vec<super::template::item::Item>,
 }
 
 /// A list being read: where its items start on their scratch stack.
@@ -88,7 +88,7 @@ scratch! {
     node::Attribute => attributes,
     node::Block => blocks,
     node::Label => labels,
-    super::template::Item => template_items,
+    super::template::item::Item => template_items,
 }
 
 /// Up to how many attributes a body is scanned for a name; past them, the
@@ -247,8 +247,8 @@ impl<'s> TreeBuilder<'s> {
     /// for its literals to be trimmed.
     pub(crate) fn template_items_with_text(
         &mut self,
-        list: &OpenList<super::template::Item>,
-    ) -> (&mut [super::template::Item], &mut String) {
+        list: &OpenList<super::template::item::Item>,
+    ) -> (&mut [super::template::item::Item], &mut String) {
         (&mut self.template_items[list.base..], &mut self.arena.text)
     }
 

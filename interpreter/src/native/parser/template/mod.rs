@@ -18,7 +18,10 @@
 //! rule (§ Template Literals, § Template Expressions).
 
 mod directive;
+pub(super) mod item;
 mod literal;
+
+use item::{Item, Strip};
 
 use directive::{build_template, parse_directive, Opening};
 
@@ -27,64 +30,10 @@ use literal::{apply_strip_markers, flush_heredoc};
 use super::builder::OpenList;
 use super::expression::parse_expression;
 use super::Parser;
-use crate::native::ast::node::{Expression, Template, TextRange};
+use crate::native::ast::node::Template;
 use crate::native::lexer::{Token, TokenKind};
 use crate::native::Problem;
 use crate::source::Span;
-
-/// The strip markers of a sequence: `~` after its opening `{` strips the
-/// literal before it, `~` before its closing `}` the literal after it.
-#[derive(Clone, Copy, Default)]
-pub(super) struct Strip {
-    before: bool,
-    after: bool,
-}
-
-/// A template element before directives are matched: literals,
-/// interpolations, and the markers of directives (an opening one's
-/// expression is in the template's list of [`Opening`]s).
-#[derive(Clone, Copy)]
-pub(in crate::native::parser) enum Item {
-    /// Literal text: a range of the tree's text.
-    Literal {
-        text: TextRange,
-        span: Span,
-    },
-    Interpolation {
-        expression: Expression,
-        strip: Strip,
-    },
-    /// `%{ if ... }` or `%{ for ... }`: the index of its opening.
-    Open {
-        opening: u32,
-        strip: Strip,
-    },
-    Else {
-        span: Span,
-        strip: Strip,
-    },
-    EndIf {
-        span: Span,
-        strip: Strip,
-    },
-    EndFor {
-        span: Span,
-        strip: Strip,
-    },
-}
-
-impl Item {
-    fn strip(&self) -> Strip {
-        match self {
-            Item::Literal { .. } => Strip::default(),
-            Item::Interpolation { strip, .. }
-            | Item::Open { strip, .. }
-            | Item::Else { strip, .. }
-            | Item::EndIf { strip, .. }
-            | Item::EndFor { strip, .. } => *strip,
-        }
-    }
-}
 
 /// The items of a template being read, and the openings of its directives.
 pub(super) struct Items {
