@@ -105,6 +105,22 @@ impl<'a> EvalScope<'a> {
         self.context
     }
 
+    /// Whether a value of a variable of this scope nests deeper than
+    /// `levels` (its elements and types counted). Stops as soon as one does.
+    pub(crate) fn nests_deeper_than(&self, levels: usize) -> bool {
+        let mut local = self.local.as_deref();
+        while let Some(variable) = local {
+            if variable.value.nests_deeper_than(levels) {
+                return true;
+            }
+            local = variable.parent.as_deref();
+        }
+        self.context
+            .variables
+            .values()
+            .any(|v| v.nests_deeper_than(levels))
+    }
+
     /// The most locally-defined variable of the given name.
     pub fn variable(&self, name: &str) -> Option<&Value> {
         let mut local = self.local.as_deref();

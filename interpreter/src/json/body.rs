@@ -51,13 +51,14 @@ pub fn process_config(
 pub fn with_config_body<R>(
     source: &str,
     ctx: Option<&EvalContext>,
-    work: impl FnOnce(&JsonBody<'_>) -> Result<R, Vec<Diagnostic>>,
+    work: impl Fn(&JsonBody<'_>) -> Result<R, Vec<Diagnostic>>,
 ) -> Result<R, Vec<Diagnostic>> {
     if let Some(ctx) = ctx {
         ctx.budget.allow_source(source.len());
     }
-    super::on_large_stack(|| {
-        let root = parse_json_text(source).map_err(|d| vec![d])?;
+    let scope = ctx.map(EvalScope::global);
+    super::with_nesting_limit(scope.as_ref(), |depth_limit| {
+        let root = parse_json_text(source, depth_limit).map_err(|d| vec![d])?;
         let body = JsonBody::read(&root, source).map_err(|d| vec![d])?;
         work(&body)
     })

@@ -12,9 +12,9 @@
 //! the context's presence is the mode). Evaluation stops at the first
 //! error.
 
-use super::on_large_stack;
 use super::parser::{parse_json_text, Node, NodeKind, Property};
 use super::string::ContentMap;
+use super::with_nesting_limit;
 use crate::convert::convert;
 use crate::diagnostic::{Diagnostic, Phase, Pos, Range};
 use crate::eval_context::{EvalContext, EvalScope};
@@ -34,9 +34,9 @@ pub fn eval_expression(source: &str, ctx: Option<&EvalContext>) -> Result<Value,
     if let Some(ctx) = ctx {
         ctx.budget.allow_source(source.len());
     }
-    on_large_stack(|| {
-        let node = parse_json_text(source).map_err(|d| vec![d])?;
-        let scope = ctx.map(EvalScope::global);
+    let scope = ctx.map(EvalScope::global);
+    with_nesting_limit(scope.as_ref(), |depth_limit| {
+        let node = parse_json_text(source, depth_limit).map_err(|d| vec![d])?;
         eval_node(&node, source, scope.as_ref())
     })
 }

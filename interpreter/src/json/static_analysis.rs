@@ -12,9 +12,9 @@
 //! [`Phase::Static`] whose range is the whole value.
 
 use super::expression::{eval_node, in_json_source};
-use super::on_large_stack;
 use super::parser::{parse_json_text, Node, NodeKind, Property};
 use super::string::ContentMap;
+use super::with_nesting_limit;
 use crate::diagnostic::{Diagnostic, Phase};
 use crate::native::ast::node;
 use crate::native::Parsed;
@@ -33,8 +33,8 @@ use std::rc::Rc;
 ///
 /// Spec: json-spec.md § Static Analysis
 pub fn analyze(source: &str, analysis: Analysis) -> Result<StaticResult, Vec<Diagnostic>> {
-    on_large_stack(|| {
-        let node = parse_json_text(source).map_err(|d| vec![d])?;
+    with_nesting_limit(None, |depth_limit| {
+        let node = parse_json_text(source, depth_limit).map_err(|d| vec![d])?;
         let found = match (analysis, &node.kind) {
             (Analysis::List, NodeKind::Array(elements)) => Some(static_list(elements)),
             (Analysis::Map, NodeKind::Object(_)) => Some(static_map(&node)),

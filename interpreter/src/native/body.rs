@@ -11,7 +11,7 @@
 
 use super::ast;
 use super::eval::{eval, Scope};
-use super::{on_large_stack, parse_phase, parser, Diagnostics, Problem, Root};
+use super::{parse_phase, parser, with_nesting_limit, Diagnostics, Problem, Root};
 use crate::bodies::{
     self, schema_error, BodyContent, BodySpec, FoundAttribute, FoundBlock, PhysicalBody,
     Processing, RawContent, SchemaIndex,
@@ -35,7 +35,8 @@ pub fn with_config_body<R>(
     if let Some(ctx) = ctx {
         ctx.budget.allow_source(source.len());
     }
-    on_large_stack(|depth_limit| {
+    let scope = ctx.map(EvalScope::global);
+    with_nesting_limit(scope.as_ref(), |depth_limit| {
         let parsed = parse_phase(source, depth_limit, parser::parse_config_file)?;
         let file = parsed.tree.view(&parsed.arena);
         work(&NativeBody::new(file.body, source, MissingItem::FileStart))

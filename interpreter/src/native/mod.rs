@@ -35,17 +35,21 @@
 //!   each link of a chain of binary operators or postfix operators (so
 //!   `1 + 1 + ... + 1` with more than that many operators is also
 //!   rejected). Deeper input is a parse error ("Nesting too deep").
-//! - **Stack**: parsing and evaluation run on a [`STACK_SIZE`] stack of
-//!   their own, switched to on the caller's thread (reserved, not
-//!   committed: only the pages used are touched), enough for the deepest
-//!   accepted input. Should the system refuse that stack, smaller ones are
-//!   tried with proportionally smaller nesting limits. A value nested
-//!   100,000 levels deep, such as the result of 100,000 nested brackets,
-//!   is returned to the caller. Dropping it (a [`Value`], its [`Type`], a
-//!   [`Body`]) never recurses; comparing, converting or encoding it does,
-//!   through [`Value`]'s own code: callers doing that need a large stack
-//!   too ([`crate::large_stack::run`]). A syntax tree ([`Parsed`]) is a
-//!   few flat vectors: dropping it never recurses either.
+//! - **Stack**: parsing and evaluation run where they are called, on the
+//!   caller's stack, with the nesting limit that what is left of it holds
+//!   (`BYTES_PER_LEVEL` per level); an input that nests deeper, or a
+//!   context whose variables do, runs again on a [`STACK_SIZE`] stack of
+//!   its own, switched to on the caller's thread (reserved, not committed:
+//!   only the pages used are touched), enough for the deepest accepted
+//!   input (see [`crate::large_stack`]). Should the system refuse that
+//!   stack, smaller ones are tried with proportionally smaller nesting
+//!   limits. A value nested 100,000 levels deep, such as the result of
+//!   100,000 nested brackets, is returned to the caller. Dropping it (a
+//!   [`Value`], its [`Type`], a [`Body`]) never recurses; comparing,
+//!   converting or encoding it does, through [`Value`]'s own code: callers
+//!   doing that need a large stack too ([`crate::large_stack::run`]). A
+//!   syntax tree ([`Parsed`]) is a few flat vectors: dropping it never
+//!   recurses either.
 //!
 //!   [`Type`]: crate::types::Type
 //! - **Size**: a source may be at most [`crate::source::MAX_SOURCE_LEN`] bytes
@@ -111,9 +115,10 @@ pub type Block = ContentBlock;
 /// Spec: hclsyntax-spec.md § Expressions; spec.md § Expression Evaluation
 pub fn eval_expression(source: &str, ctx: &EvalContext) -> Result<Value, Diagnostics> {
     ctx.budget.allow_source(source.len());
-    on_large_stack(|depth_limit| {
+    let scope = EvalScope::global(ctx);
+    with_nesting_limit(Some(&scope), |depth_limit| {
         let parsed = parse_phase(source, depth_limit, parser::parse_expression_source)?;
-        eval::evaluate_expression(parsed.tree.view(&parsed.arena), &EvalScope::global(ctx))
+        eval::evaluate_expression(parsed.tree.view(&parsed.arena), &scope)
             .map_err(|p| p.into_diagnostics(source, Phase::Eval))
     })
 }
@@ -132,7 +137,7 @@ pub fn eval_template(source: &str, ctx: &EvalContext) -> Result<Value, Diagnosti
 /// Spec: hclsyntax-spec.md § Templates
 pub fn eval_template_in(source: &str, scope: &EvalScope) -> Result<Value, Diagnostics> {
     scope.context().budget.allow_source(source.len());
-    on_large_stack(|depth_limit| {
+    with_nesting_limit(Some(scope), |depth_limit| {
         let parsed = parse_phase(source, depth_limit, parser::parse_template_source)?;
         eval::evaluate_template(parsed.tree.view(&parsed.arena), scope)
             .map_err(|p| p.into_diagnostics(source, Phase::Eval))
@@ -322,13 +327,61 @@ fn parse_only<T>(
     source: &str,
     parse: fn(&str, usize) -> Result<parser::ParseOutput<T>, Problem>,
 ) -> Result<Parsed<T>, Diagnostics> {
-    let output = on_large_stack(|depth_limit| parse_phase(source, depth_limit, parse))?;
+    let output = with_nesting_limit(None, |depth_limit| parse_phase(source, depth_limit, parse))?;
     Ok(Parsed {
         tree: output.tree,
         arena: output.arena,
         depth: output.depth,
         lines: LineIndex::new(source),
     })
+}
+
+/// The stack one level of nesting may take, parsing and evaluation
+/// together: the deepest accepted input of every nesting construct fits
+/// [`STACK_SIZE`] (`tests.rs` checks it).
+const BYTES_PER_LEVEL: usize = STACK_SIZE / MAX_NESTING_DEPTH;
+
+/// With fewer levels than this left on the caller's stack, work goes
+/// straight to a large stack.
+const MIN_LEVELS_HERE: usize = 64;
+
+/// The summary of the parse error of an input nested deeper than the
+/// limit.
+pub(crate) const NESTING_TOO_DEEP: &str = "Nesting too deep";
+
+/// Runs `work`, which parses a source (and evaluates it in `scope`, if
+/// given) and recurses as deep as it nests, giving it the nesting limit it
+/// must keep to (see [`crate::large_stack`]): first here, on the caller's
+/// stack, with the limit what is left of it holds; then, if the input nests
+/// deeper than that, again on a [`STACK_SIZE`] stack with the full limit,
+/// [`MAX_NESTING_DEPTH`]. (The evaluation also recurses through the values
+/// of the scope's variables, which the caller may have nested deeper than
+/// the limit here: then the work goes to the large stack at once.)
+///
+/// A panic in the work (a bug) is reported as a diagnostic rather than
+/// propagated.
+fn with_nesting_limit<T>(
+    scope: Option<&EvalScope>,
+    work: impl Fn(usize) -> Result<T, Diagnostics>,
+) -> Result<T, Diagnostics> {
+    let here = large_stack::levels_left(BYTES_PER_LEVEL).min(MAX_NESTING_DEPTH);
+    let fits = here >= MIN_LEVELS_HERE
+        && (here == MAX_NESTING_DEPTH || scope.is_none_or(|s| !s.nests_deeper_than(here)));
+    if fits {
+        match large_stack::run_here(|| work(here)) {
+            Ok(Err(diagnostics)) if here < MAX_NESTING_DEPTH && too_deep(&diagnostics) => {}
+            Ok(result) => return result,
+            Err(failure) => return Err(failure.diagnostic("native")),
+        }
+    }
+    on_large_stack(work)
+}
+
+/// Whether a parse stopped at the nesting limit.
+fn too_deep(diagnostics: &Diagnostics) -> bool {
+    diagnostics
+        .first()
+        .is_some_and(|d| d.phase == Phase::Parse && d.summary == NESTING_TOO_DEEP)
 }
 
 /// Runs `work` on a [`STACK_SIZE`] stack (see [`crate::large_stack`]),

@@ -256,7 +256,7 @@ impl<'s> Parser<'s> {
         if self.depth > self.depth_limit {
             return Err(Problem::new(
                 span,
-                "Nesting too deep",
+                super::NESTING_TOO_DEEP,
                 format!(
                     "This input is nested more than {} levels deep, the limit of this implementation.",
                     self.depth_limit
