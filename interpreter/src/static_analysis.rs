@@ -151,15 +151,16 @@ impl Analysis {
     }
 
     pub fn from_name(name: &str) -> Option<Analysis> {
-        [
-            Analysis::List,
-            Analysis::Map,
-            Analysis::Call,
-            Analysis::Traversal,
-        ]
-        .into_iter()
-        .find(|a| a.name() == name)
+        Analysis::ALL.into_iter().find(|a| a.name() == name)
     }
+
+    /// Every analysis.
+    pub const ALL: [Analysis; 4] = [
+        Analysis::List,
+        Analysis::Map,
+        Analysis::Call,
+        Analysis::Traversal,
+    ];
 }
 
 /// What an analysis found.
