@@ -3,13 +3,15 @@
 
 use crate::kinds::{self, Block, Body, Input, StaticShape, Syntax, Text};
 use crate::wire::{Attribute, ErrorAnswer, Outcome, Ty, Val};
-use hcl_interpreter::bodies::{self, BodyContent, BodySpec};
+use hcl_interpreter::bodies::{self, BodyContent};
 use hcl_interpreter::convert::Safety;
 use hcl_interpreter::diagnostic::Range;
 use hcl_interpreter::eval_context::Budget;
+use hcl_interpreter::functions::FunctionTable;
 use hcl_interpreter::static_analysis::{StaticResult, TraversalStep};
 use hcl_interpreter::{
-    convert, json, native, operations, typeexpr, unify, Diagnostic, EvalContext, Type, Value,
+    config, convert, json, native, operations, typeexpr, unify, Diagnostic, EvalContext, Type,
+    Value,
 };
 use std::collections::BTreeMap;
 use std::ops::Deref;
@@ -47,26 +49,21 @@ fn context(variables: BTreeMap<String, Value>, budget: u64) -> EvalContext {
     }
 }
 
-fn body_outcome(mut body: native::Body) -> Body<Attribute> {
+fn content_outcome(mut content: BodyContent) -> Body<Attribute> {
     Body {
-        attributes: attributes(std::mem::take(&mut body.attributes)),
-        blocks: std::mem::take(&mut body.blocks)
+        attributes: attributes(std::mem::take(&mut content.attributes)),
+        blocks: std::mem::take(&mut content.blocks)
             .into_iter()
-            .map(|b| block(b.type_name, b.labels, body_outcome(b.body)))
+            .map(|mut b| {
+                let body = content_outcome(std::mem::take(&mut b.body));
+                block(
+                    std::mem::take(&mut b.type_name),
+                    std::mem::take(&mut b.labels),
+                    body,
+                )
+            })
             .collect(),
-        remain: None,
-    }
-}
-
-fn content_outcome(content: BodyContent) -> Body<Attribute> {
-    Body {
-        attributes: attributes(content.attributes),
-        blocks: content
-            .blocks
-            .into_iter()
-            .map(|b| block(b.type_name, b.labels, content_outcome(b.body)))
-            .collect(),
-        remain: content.remain.map(|r| Box::new(content_outcome(*r))),
+        remain: content.remain.take().map(|r| Box::new(content_outcome(*r))),
     }
 }
 
@@ -100,32 +97,18 @@ fn run_config<V: Deref<Target = Value>>(c: &kinds::Config<V>, budget: u64) -> Ou
         context(variables(&c.variables), budget)
     };
     let mode = (!c.literal_only).then_some(&ctx);
-    let dynblock = c.extensions.iter().any(|e| &**e == "dynblock");
+    let dynamic_blocks = c.extensions.iter().any(|e| &**e == "dynblock");
     let schema = match c.schema.as_ref().map(|s| s.to_body_spec(0)).transpose() {
         Ok(schema) => schema,
         Err(why) => return Outcome::Malformed(format!("`schema`: {why}")),
     };
-    let processed = match (*c.syntax, &schema) {
-        (Syntax::Native, None) => {
-            return match native::eval_config_with_extensions(&c.config, &ctx, dynblock) {
-                Ok(body) => Outcome::Body(body_outcome(body)),
-                Err(diagnostics) => errors(&diagnostics),
-            }
-        }
-        _ if !c.extensions.is_empty() => return Outcome::Unsupported(
-            "the reference interpreter applies extensions to native bodies without a schema only"
-                .into(),
-        ),
-        (Syntax::Native, Some(spec)) => native::process_config(&c.config, spec, mode),
-        // Without a schema a JSON body is read in the dynamic attributes
-        // mode (suite/README.md).
-        (Syntax::Json, spec) => json::process_config(
-            &c.config,
-            spec.as_ref().unwrap_or(&BodySpec::Attributes),
-            mode,
-        ),
+    // Without a schema a JSON body is read in the dynamic attributes mode
+    // (suite/README.md).
+    let syntax = match *c.syntax {
+        Syntax::Native => config::Syntax::Native,
+        Syntax::Json => config::Syntax::Json,
     };
-    match processed {
+    match config::process_config(syntax, &c.config, schema.as_ref(), mode, dynamic_blocks) {
         Ok(content) => Outcome::Body(content_outcome(content)),
         Err(diagnostics) => errors(&diagnostics),
     }
@@ -212,10 +195,10 @@ pub fn run_with_budget<T: Deref<Target = Type>, V: Deref<Target = Value>>(
             }
         }
         Input::Expr(e) => {
-            let ctx = EvalContext {
-                typeexpr: e.extensions.iter().any(|e| &**e == "typeexpr"),
-                ..context(variables(&e.variables), budget)
-            };
+            let mut ctx = context(variables(&e.variables), budget);
+            if e.extensions.iter().any(|e| &**e == "typeexpr") {
+                ctx.functions = Some(FunctionTable::conformance().with(typeexpr::convert_entry()));
+            }
             value_or_errors(native::eval_expression(&e.expr, &ctx))
         }
         Input::TypeExpr(t) => {

@@ -4,7 +4,7 @@
 use hcl_conformance::requirements::Requirements;
 use hcl_conformance::suite::{load_file, load_suite, read_typed_value, LoadError};
 use hcl_interpreter::number::Number;
-use hcl_interpreter::types::parse_type;
+use hcl_interpreter::typeexpr::parse_type;
 use hcl_interpreter::{Type, Value};
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -6,8 +6,9 @@
 
 use hcl_conformance::kinds::{Input, Syntax, Text};
 use hcl_conformance::suite::{load_suite, TypedValue};
+use hcl_interpreter::functions::FunctionTable;
 use hcl_interpreter::native::{eval_config, eval_expression, eval_template};
-use hcl_interpreter::typeexpr::{json_type, native_type, Mode};
+use hcl_interpreter::typeexpr::{convert_entry, json_type, native_type, Mode};
 use hcl_interpreter::EvalContext;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -91,7 +92,7 @@ fn mutated_suite_inputs_never_crash() {
                 source,
                 EvalContext {
                     variables,
-                    typeexpr: true,
+                    functions: Some(FunctionTable::conformance().with(convert_entry())),
                     ..EvalContext::default()
                 },
             )

@@ -8,7 +8,7 @@ use crate::kinds::{Call, Named, Pair, StaticShape, Text};
 use crate::values::read_typed_value;
 use crate::wire::{type_to_json, value_to_json};
 use hcl_interpreter::convert::Safety;
-use hcl_interpreter::types::parse_type;
+use hcl_interpreter::typeexpr::parse_type;
 use hcl_interpreter::{Phase, Type, Value};
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
