@@ -26,6 +26,8 @@
 
 pub mod areas;
 pub mod compare;
+pub mod docs;
+pub mod documents;
 pub mod kinds;
 pub mod known_failures;
 pub mod matrix;

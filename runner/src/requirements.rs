@@ -7,6 +7,7 @@
 //! complete.
 
 use crate::areas::{self, area_of};
+use crate::documents;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
@@ -109,16 +110,34 @@ impl Requirements {
 /// The requirement ids that the spec-notes settle: those named on a
 /// `Requirements:` line of a note under `spec-notes/`.
 pub fn ids_settled_by_notes(notes_dir: &Path) -> BTreeSet<String> {
-    let notes = walkdir::WalkDir::new(notes_dir)
+    notes_by_requirement(notes_dir).into_keys().collect()
+}
+
+/// For each requirement id named on a `Requirements:` line of a note under
+/// `spec-notes/`, the notes naming it (paths below `notes_dir`, with `/`).
+pub fn notes_by_requirement(notes_dir: &Path) -> BTreeMap<String, Vec<String>> {
+    let mut notes: Vec<_> = walkdir::WalkDir::new(notes_dir)
         .into_iter()
         .filter_map(Result::ok)
-        .filter(|e| e.path().extension().is_some_and(|x| x == "md"));
-    let texts = notes.filter_map(|e| std::fs::read_to_string(e.path()).ok());
-    let mut ids = BTreeSet::new();
-    for text in texts {
+        .filter(|e| e.path().extension().is_some_and(|x| x == "md"))
+        .map(|e| e.into_path())
+        .collect();
+    notes.sort();
+    let mut ids: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for path in notes {
+        let Ok(text) = std::fs::read_to_string(&path) else {
+            continue;
+        };
+        let relative = path.strip_prefix(notes_dir).unwrap_or(&path);
+        let name = relative.to_string_lossy().replace('\\', "/");
         for list in text.lines().filter_map(|l| l.strip_prefix("Requirements:")) {
             let listed = list.split([',', ' ']).map(|id| id.trim().trim_matches('`'));
-            ids.extend(listed.filter(|id| !id.is_empty()).map(str::to_string));
+            for id in listed.filter(|id| !id.is_empty()) {
+                let named = ids.entry(id.to_string()).or_default();
+                if !named.contains(&name) {
+                    named.push(name.clone());
+                }
+            }
         }
     }
     ids
@@ -233,7 +252,7 @@ pub fn render_coverage(sections: &[SectionCoverage], finished: &[(String, String
                 s.covered,
                 s.testable,
                 percent(s.covered, s.testable),
-                s.doc,
+                documents::title(&s.doc),
                 s.section,
                 if finished { " [finished]" } else { "" }
             );
