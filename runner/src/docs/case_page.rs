@@ -8,7 +8,6 @@ use super::highlight::highlight;
 use super::html::{escape, fragment, href, styled, Page};
 use super::markdown;
 use super::notation::{self, Cell, Rows};
-use super::results::{Results, Verdict};
 use super::Context;
 use crate::documents;
 use crate::kinds::Keyword;
@@ -49,40 +48,6 @@ pub fn rows_html(rows: &Rows, mark: Option<&str>) -> String {
     }
     out.push_str("</dl>");
     out
-}
-
-/// Implementations' verdicts on a case, one line for each verdict and
-/// reason: `unsupported: hcl-rs, pygohcl (needs exact-types)`.
-fn verdicts_html(results: &Results, verdicts: &[Option<Verdict>], out: &mut String) {
-    let mut lines: Vec<(&Verdict, Vec<&str>)> = Vec::new();
-    for (implementation, verdict) in results.implementations.iter().zip(verdicts) {
-        let Some(v) = verdict else { continue };
-        let same = |(w, _): &&mut (&Verdict, Vec<&str>)| {
-            w.status == v.status && w.reason == v.reason && w.listed == v.listed
-        };
-        match lines.iter_mut().find(same) {
-            Some((_, names)) => names.push(&implementation.name),
-            None => lines.push((v, vec![&implementation.name])),
-        }
-    }
-    out.push_str("<h4>Implementations</h4><ul class=verdicts>");
-    for (v, names) in lines {
-        let _ = write!(
-            out,
-            "<li class={}><b>{}</b> {}",
-            v.class(),
-            escape(&v.status),
-            escape(&names.join(", "))
-        );
-        if !v.reason.is_empty() {
-            let _ = write!(out, ": <i>{}</i>", escape(&v.reason));
-        }
-        if v.listed {
-            out.push_str(" (known failure)");
-        }
-        out.push_str("</li>");
-    }
-    out.push_str("</ul>");
 }
 
 /// The anchor of a requirement's text on a suite page.
@@ -195,11 +160,9 @@ fn case_html(context: &Context, case: &Case, out: &mut String) {
         }
         out.push_str("</ul>");
     }
-    if let Some(verdicts) = context
-        .results
-        .and_then(|r| Some((r, r.cases.get(&case.id)?)))
-    {
-        verdicts_html(verdicts.0, verdicts.1, out);
+    if context.results.is_some() {
+        // Filled by the site's script from `assets/verdicts.js`.
+        out.push_str("<div class=verdicts></div>");
     }
     out.push_str("</section>\n");
 }
@@ -252,7 +215,8 @@ pub fn file_page(context: &Context, file: &SuiteFile) -> Page {
         case_html(context, case, &mut body);
     }
     spec_texts(context, file, &mut body);
-    // The notes that the cases' profiles cite, rendered once.
+    // The notes that the cases' profiles cite, each once: what the suite
+    // expects, and a link to the whole note.
     let mut notes: Vec<&str> = file
         .cases
         .iter()
@@ -266,13 +230,20 @@ pub fn file_page(context: &Context, file: &SuiteFile) -> Page {
         for note in notes {
             let _ = write!(
                 body,
-                "<details class=note id=\"{}\"><summary>{} <a href=\"{}\">(its page)</a></summary>{}</details>",
+                "<div class=note id=\"{}\"><h3>{}</h3>{}<p><a href=\"{}\">The whole note: the question, hashicorp/hcl's behaviour, why.</a></p></div>",
                 escape(&note_anchor(&note.path)),
                 escape(&note.title),
+                markdown::to_html(markdown::section(&note.markdown, "What the suite expects"), Some(note.folder()), &context.links),
                 href(&note.page(), None),
-                markdown::to_html(&note.markdown, Some(note.folder()), &context.links)
             );
         }
+    }
+    if context.results.is_some() {
+        let _ = write!(
+            body,
+            "<script src=\"{}\"></script>",
+            href("assets/verdicts.js", None)
+        );
     }
     Page::new(super::file_page(file), file.id.clone(), body)
 }

@@ -179,6 +179,17 @@ pub fn inline(markdown: &str, links: &Links) -> String {
     }
 }
 
+/// The text of a note under its heading `## NAME`, up to the next such
+/// heading; empty when it has none.
+pub fn section<'a>(markdown: &'a str, name: &str) -> &'a str {
+    let heading = format!("\n## {name}\n");
+    let Some(at) = markdown.find(&heading) else {
+        return "";
+    };
+    let rest = &markdown[at + heading.len()..];
+    rest[..rest.find("\n## ").unwrap_or(rest.len())].trim()
+}
+
 /// The title of a note: its first level-one heading.
 pub fn title(markdown: &str) -> Option<String> {
     markdown
@@ -235,6 +246,15 @@ mod tests {
         );
         assert!(html.contains(" and r and "), "{html}");
         assert!(html.contains("<a href=\"https://x.org\">w</a>"), "{html}");
+    }
+
+    #[test]
+    fn note_sections_are_found() {
+        let note =
+            "# T\n\n## The question\nq\n\n## What the suite expects\nOne\ntwo.\n\n## Why\nw\n";
+        assert_eq!(section(note, "What the suite expects"), "One\ntwo.");
+        assert_eq!(section(note, "Why"), "w");
+        assert_eq!(section(note, "Missing"), "");
     }
 
     #[test]

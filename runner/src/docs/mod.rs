@@ -272,6 +272,9 @@ pub fn build_site(
         "assets/search-index.js".into(),
         pages::search_index(&context),
     ));
+    if let Some(results) = results {
+        files.push(("assets/verdicts.js".into(), results.script()));
+    }
     let mut built = Built {
         pages: pages.len(),
         ..Built::default()

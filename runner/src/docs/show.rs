@@ -157,9 +157,9 @@ pub fn case_text(context: &Context, case: &Case) -> String {
         match context.note(&p.note) {
             Some(note) => {
                 let _ = writeln!(out, "  why: {} ({})", note.title, p.note);
-                let decision = section(&note.markdown, "What the suite expects");
+                let decision = super::markdown::section(&note.markdown, "What the suite expects");
                 if !decision.is_empty() {
-                    out.push_str(&wrap(&decision, "    ", 74));
+                    out.push_str(&wrap(decision, "    ", 74));
                 }
             }
             None => {
@@ -191,20 +191,6 @@ pub fn case_text(context: &Context, case: &Case) -> String {
         }
     }
     out
-}
-
-/// A note's section under the heading `## NAME`, its lines joined.
-fn section(markdown: &str, name: &str) -> String {
-    let mut lines = markdown
-        .lines()
-        .skip_while(|l| l.trim_start_matches('#').trim() != name || !l.starts_with("##"));
-    lines.next();
-    lines
-        .take_while(|l| !l.starts_with("## "))
-        .collect::<Vec<_>>()
-        .join(" ")
-        .trim()
-        .to_string()
 }
 
 /// An implementation's answer and the verdict on it, as text.
@@ -243,12 +229,5 @@ mod tests {
         );
         assert_eq!(source_lines("x\ny", None), "     1 | x\n     2 | y\n");
         assert_eq!(source_lines("a\r\n", None), "     1 | a␍\n");
-    }
-
-    #[test]
-    fn note_sections_are_found() {
-        let note =
-            "# T\n\n## The question\nq\n\n## What the suite expects\nOne\ntwo.\n\n## Why\nw\n";
-        assert_eq!(section(note, "What the suite expects"), "One two.");
     }
 }

@@ -67,6 +67,39 @@
     });
     toc.appendChild(list);
   }
+  // Implementations' verdicts (assets/verdicts.js): one line for each
+  // verdict and reason, naming the implementations that gave it.
+  var results = window.HCL_VERDICTS;
+  document.querySelectorAll("div.verdicts").forEach(function (div) {
+    var id = div.parentNode.id.split("::"), cases = results && results.files[id[0]];
+    var verdicts = cases && cases[id[1]];
+    if (!verdicts) return;
+    var lines = [], list = document.createElement("ul");
+    verdicts.forEach(function (v, i) {
+      if (v < 0) return;
+      if (!lines[v]) lines[v] = [];
+      lines[v].push(results.implementations[i]);
+    });
+    lines.forEach(function (names, v) {
+      var verdict = results.verdicts[v], li = document.createElement("li"), b = document.createElement("b");
+      li.className = verdict[0] === "passed" ? "p" : verdict[0] === "unsupported" ? "u" : "f";
+      b.textContent = verdict[0];
+      li.appendChild(b);
+      li.appendChild(document.createTextNode(" " + names.join(", ")));
+      if (verdict[1]) {
+        var why = document.createElement("i");
+        why.textContent = verdict[1];
+        li.appendChild(document.createTextNode(": "));
+        li.appendChild(why);
+      }
+      if (verdict[2]) li.appendChild(document.createTextNode(" (known failure)"));
+      list.appendChild(li);
+    });
+    var h = document.createElement("h4");
+    h.textContent = "Implementations";
+    div.appendChild(h);
+    div.appendChild(list);
+  });
   document.querySelectorAll("ul.reqs a[href^='#r:']").forEach(function (a) {
     var text = document.getElementById(decodeURIComponent(a.getAttribute("href").slice(1)));
     if (!text) return;
