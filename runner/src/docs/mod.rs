@@ -294,7 +294,8 @@ pub fn build_site(
 }
 
 /// The ids a page defines (`id="..."`) and the links it holds
-/// (`href="..."`), as the site's own check reads them: what the link
+/// (`href="..."`, and `src="..."` of its scripts), as the site's own check
+/// reads them: what the link
 /// check test and `docs --check` hold every page to.
 pub fn ids_and_links(html: &str) -> (Vec<String>, Vec<String>) {
     let attribute = |name: &str| {
@@ -309,7 +310,10 @@ pub fn ids_and_links(html: &str) -> (Vec<String>, Vec<String>) {
         }
         found
     };
-    (attribute("id"), attribute("href"))
+    (
+        attribute("id"),
+        [attribute("href"), attribute("src")].concat(),
+    )
 }
 
 fn unescape(text: &str) -> String {

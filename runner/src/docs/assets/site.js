@@ -103,6 +103,7 @@
   document.querySelectorAll("ul.reqs a[href^='#r:']").forEach(function (a) {
     var text = document.getElementById(decodeURIComponent(a.getAttribute("href").slice(1)));
     if (!text) return;
+    a.parentNode.appendChild(document.createTextNode(" "));
     a.parentNode.appendChild(text.querySelector(".doc").cloneNode(true));
     a.parentNode.appendChild(text.querySelector("blockquote").cloneNode(true));
   });
