@@ -75,13 +75,20 @@ fn linkify(text: &str, links: &Links) -> Option<String> {
         let end = rest.find(|c: char| !is_word(c)).unwrap_or(rest.len());
         let word = &rest[..end];
         let trimmed = word.trim_end_matches(['.', ':']);
-        match (trimmed.len() > 2)
-            .then(|| links.resolve(trimmed))
-            .flatten()
-        {
+        // A cited document by file name (`002_e701fb6c663d6b71.txt`) shows
+        // as its title, linked to its page.
+        let document = crate::documents::document(trimmed);
+        let label = document.map_or(trimmed, |d| d.title);
+        let target = match document {
+            Some(d) => Some(href(&format!("spec/{}.html", d.short), None)),
+            None => (trimmed.len() > 2)
+                .then(|| links.resolve(trimmed))
+                .flatten(),
+        };
+        match target {
             Some(target) => {
                 found = true;
-                out.push_str(&format!("<a href=\"{target}\">{}</a>", escape(trimmed)));
+                out.push_str(&format!("<a href=\"{target}\">{}</a>", escape(label)));
                 out.push_str(&escape(&word[trimmed.len()..]));
             }
             None => out.push_str(&escape(word)),
@@ -213,7 +220,7 @@ mod tests {
     #[test]
     fn ids_become_links() {
         let html = to_html(
-            "Cases: native/x::a-case, native.x.001.\nSee `gaps/n.md`.",
+            "Cases: native/x::a-case, native.x.001.\nSee `gaps/n.md` and 002_e701fb6c663d6b71.txt § Lexer.",
             None,
             &links(),
         );
@@ -221,6 +228,10 @@ mod tests {
             html.contains(
                 "<a href=\"\u{1}R\u{1}suite/native/x.html#native/x::a-case\">native/x::a-case</a>,"
             ),
+            "{html}"
+        );
+        assert!(
+            html.contains("<a href=\"\u{1}R\u{1}spec/lexmodes.html\">HCL Native Syntax Lexer Modes (an EBNF grammar)</a> § Lexer"),
             "{html}"
         );
         assert!(
