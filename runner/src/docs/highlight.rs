@@ -5,7 +5,8 @@
 //! lexer does not read, gets a small scanner of its own.
 //!
 //! Spec: 002_e701fb6c663d6b71.txt § Lexical Analysis (the lexer modes);
-//! hclsyntax-spec.md § Lexical Elements; json-spec.md § Syntax (RFC 8259).
+//! hclsyntax-spec.md § Lexical Elements; json-spec.md § HCL JSON Syntax
+//! Specification (JSON text, RFC 8259).
 
 use super::html::escape_into;
 use super::notation::SourceKind;

@@ -30,7 +30,18 @@ fn sections(context: &Context, doc: &str) -> Vec<(String, String)> {
         .map(|(_, h)| h.as_str())
         .collect();
     known.sort_by_key(|(_, name)| order.iter().position(|h| h == name).unwrap_or(usize::MAX));
+    // Headings as read, without their Markdown marks (`` `for` ``, `_x_`).
+    let plain = |name: &str| {
+        name.replace('`', "")
+            .split(' ')
+            .map(|w| w.trim_matches('_'))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
     known
+        .into_iter()
+        .map(|(anchor, name)| (anchor, plain(&name)))
+        .collect()
 }
 
 /// The suite files citing `doc#anchor` in their `spec:`.
