@@ -580,11 +580,6 @@ fn expected_json(expect: &Expectation, parse_only: bool) -> Json {
     }
 }
 
-/// An expectation as `show` and a diff show it.
-pub fn render_expectation(expect: &Expectation) -> String {
-    serde_json::to_string_pretty(&expected_json(expect, false)).unwrap_or_default()
-}
-
 /// An outcome in the shape of [`expected_json`].
 fn outcome_json(outcome: &Outcome) -> Json {
     let value = |v: &Value| typed_json(&v.ty(), &v.into());

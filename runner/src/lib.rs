@@ -28,6 +28,8 @@
 
 pub mod areas;
 pub mod compare;
+pub mod docs;
+pub mod documents;
 pub mod export;
 pub mod kinds;
 pub mod known_failures;

@@ -2,21 +2,22 @@
 //! the command line; `README.md` and `runner/PROTOCOL.md` the rest.
 
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
-use hcl_conformance::compare::render_expectation;
+use hcl_conformance::docs;
 use hcl_conformance::export::write_export;
 use hcl_conformance::known_failures::{failure_list, FailureFile, KnownFailures};
 use hcl_conformance::matrix::{known_profile, parse_config, run_matrix, split_command};
+use hcl_conformance::needs::missing_capabilities;
 use hcl_conformance::report::Report;
 use hcl_conformance::requirements::{
     check_finished, coverage, ids_settled_by, parse_finished_areas,
 };
-use hcl_conformance::run::{run_cases, Implementation, RunSettings, Status};
+use hcl_conformance::run::{judge, run_cases, Implementation, RunSettings, Status};
 use hcl_conformance::subprocess::{self, ImplementationCommand, Pool, HELLO_TIMEOUT};
 use hcl_conformance::suite::{load_embedded, load_suite, Case, Suite, SPEC_PROFILE};
 use hcl_conformance::versions::{
     describe_versions, hashes, manifests, stamp_list, suite_version, version_of_list, Changes,
 };
-use hcl_conformance::wire::RequestLine;
+use hcl_conformance::wire::HelloAnswer;
 use std::collections::BTreeSet;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -48,10 +49,35 @@ enum Command {
         #[command(flatten)]
         suite: SuiteArg,
     },
-    /// Show a case: its input, expectations, requirements and notes
+    /// Show a case: its input, expectations, requirements and notes, and
+    /// its result against the reference interpreter or --impl
     Show {
         /// The case's id, FILE::NAME (as `list` prints it)
         case: String,
+        /// Run it against this implementation: a command line, split like a shell's
+        #[arg(long = "impl", value_name = "COMMAND", value_parser = |s: &str| split_command(s).map(Words))]
+        implementation: Option<Words>,
+        /// The expectation to check: spec, or hcl-v2.14
+        #[arg(long, default_value = SPEC_PROFILE, value_parser = known_profile)]
+        profile: String,
+        #[command(flatten)]
+        suite: SuiteArg,
+    },
+    /// Write the suite as a static website (works from file://)
+    ///
+    /// Home, the specification's sections with their requirements and the
+    /// cases pinning them, a page per case file, coverage, spec-notes and an
+    /// offline search; with --matrix, every implementation's results.
+    Docs {
+        /// Where the site goes
+        #[arg(long, value_name = "DIR", default_value = "site")]
+        out: PathBuf,
+        /// The folder `hcl-conformance matrix --out DIR` wrote (its matrix-details.json)
+        #[arg(long, value_name = "DIR")]
+        matrix: Option<PathBuf>,
+        /// Check that every link of the written site resolves
+        #[arg(long)]
+        check: bool,
         #[command(flatten)]
         suite: SuiteArg,
     },
@@ -302,9 +328,24 @@ fn main() -> ExitCode {
                 ExitCode::SUCCESS
             },
         ),
-        Command::Show { case, suite } => {
-            load(&suite).map_or_else(|code| code, |suite| show(&case, &suite))
-        }
+        Command::Show {
+            case,
+            implementation,
+            profile,
+            suite,
+        } => load(&suite).map_or_else(
+            |code| code,
+            |suite| show(&case, implementation.as_ref(), &profile, &suite),
+        ),
+        Command::Docs {
+            out,
+            matrix,
+            check,
+            suite,
+        } => load(&suite).map_or_else(
+            |code| code,
+            |suite| docs(&out, matrix.as_deref(), check, &suite),
+        ),
         Command::Coverage { check, suite } => {
             load(&suite).map_or_else(|c| c, |suite| run_coverage(check, &suite))
         }
@@ -332,47 +373,136 @@ impl Jobs {
     }
 }
 
-/// `hcl-conformance show CASE`.
-fn show(id: &str, suite: &Suite) -> ExitCode {
+/// `hcl-conformance show CASE`: the case as its page shows it, then its
+/// result.
+fn show(id: &str, implementation: Option<&Words>, profile: &str, suite: &Suite) -> ExitCode {
     let Some(case) = suite.cases().find(|c| c.id == id) else {
+        let near: Vec<&str> = suite
+            .cases()
+            .map(|c| c.id.as_str())
+            .filter(|c| c.contains(id))
+            .take(5)
+            .collect();
+        let hint = match near.as_slice() {
+            [] => String::new(),
+            near => format!(" (ids containing it: {})", near.join(", ")),
+        };
         usage_error(&format!(
-            "no case has the id `{id}`; `hcl-conformance list` shows the ids"
+            "no case has the id `{id}`{hint}; `hcl-conformance list` shows the ids"
         ));
     };
-    let indent = |text: &str| text.lines().map(|l| format!("  {l}\n")).collect::<String>();
-    println!(
-        "{} ({})\n{}",
-        case.id,
-        case.location(),
-        case.description.as_deref().unwrap_or("")
-    );
-    let request = serde_json::to_string_pretty(&RequestLine {
-        id: &case.id,
-        input: &case.input,
-    });
-    println!(
-        "input, as a request:\n{}",
-        indent(&request.unwrap_or_default())
-    );
-    println!("expect:\n{}", indent(&render_expectation(&case.expect)));
-    for (profile, p) in &case.profiles {
-        println!(
-            "profile {profile} expects (see {}):\n{}",
-            p.note,
-            indent(&render_expectation(&p.expect))
+    let context = match docs::Context::new(suite, None) {
+        Ok(context) => context,
+        Err(e) => return fail(e),
+    };
+    print!("{}", docs::show::case_text(&context, case));
+    let (implementation, hello, name) = match start_implementation(implementation, None) {
+        Ok(started) => started,
+        Err(code) => return code,
+    };
+    let capabilities = hello.map(|h| h.capabilities);
+    let missing = capabilities
+        .as_ref()
+        .map(|c| missing_capabilities(case, profile, c))
+        .unwrap_or_default();
+    if !missing.is_empty() {
+        print!(
+            "{}",
+            docs::show::result_text(
+                &name,
+                profile,
+                None,
+                "unsupported",
+                &format!("needs {}", missing.join(", "))
+            )
         );
+        return ExitCode::SUCCESS;
     }
-    if let Some(why) = &case.implementation_defined {
-        println!("implementation-defined: {why}\n");
+    let outcome = implementation(&case.input);
+    let record = judge(case, &outcome, profile, capabilities.as_ref());
+    let status = record.status.name();
+    print!(
+        "{}",
+        docs::show::result_text(&name, profile, Some(&outcome), status, &record.message)
+    );
+    match record.status.is_failure() {
+        true => ExitCode::FAILURE,
+        false => ExitCode::SUCCESS,
     }
-    println!("covers:");
-    for id in &case.covers {
-        println!(
-            "  {id}: {}",
-            suite.requirements.get(id).map_or("", |r| r.text.as_str())
-        );
+}
+
+/// `hcl-conformance docs`.
+fn docs(out: &Path, matrix: Option<&Path>, check: bool, suite: &Suite) -> ExitCode {
+    let started = Instant::now();
+    let results = match matrix.map(docs::results::Results::load).transpose() {
+        Ok(results) => results,
+        Err(e) => return fail(e),
+    };
+    let built = match docs::build_site(suite, results.as_ref(), out) {
+        Ok(built) => built,
+        Err(e) => return fail(e),
+    };
+    println!(
+        "hcl-conformance docs: {} pages, {} files, {:.1} MiB in {} ({:.2}s); open {}",
+        built.pages,
+        built.files,
+        built.bytes as f64 / (1024.0 * 1024.0),
+        out.display(),
+        started.elapsed().as_secs_f64(),
+        out.join("index.html").display()
+    );
+    if !check {
+        return ExitCode::SUCCESS;
     }
-    ExitCode::SUCCESS
+    match docs::broken_links(out) {
+        Ok(broken) if broken.is_empty() => {
+            println!("every link of the site resolves");
+            ExitCode::SUCCESS
+        }
+        Ok(broken) => {
+            broken.iter().for_each(|b| eprintln!("broken link: {b}"));
+            eprintln!("{} broken links in {}", broken.len(), out.display());
+            ExitCode::FAILURE
+        }
+        Err(e) => fail(e),
+    }
+}
+
+/// Starts the implementation of --impl (or takes the reference
+/// interpreter): how to run a case, its `hello` answer, its name.
+fn start_implementation(
+    words: Option<&Words>,
+    timeout: Option<Duration>,
+) -> Result<(Implementation, Option<HelloAnswer>, String), ExitCode> {
+    let Some(Words(words)) = words else {
+        let reference = Arc::new(|input: &_| hcl_conformance::reference::run(input));
+        return Ok((
+            reference,
+            None,
+            "reference interpreter (in-process)".to_string(),
+        ));
+    };
+    let timeout = timeout.unwrap_or(Duration::from_secs(10));
+    let pool = match Pool::start(ImplementationCommand::new(words[0].clone(), words[1..].to_vec(), timeout)) {
+        Ok(pool) => Arc::new(pool),
+        Err(e) => {
+            return Err(fail(format!(
+                "the implementation `{}` did not start: {e}\nCheck the command, and that it answers \
+                 the `hello` request of runner/PROTOCOL.md (within --timeout or {} s, whichever is longer).",
+                words.join(" "),
+                HELLO_TIMEOUT.as_secs()
+            )))
+        }
+    };
+    let hello = pool.hello().clone();
+    let name = format!("{} {}", hello.name, hello.version)
+        .trim()
+        .to_string();
+    Ok((
+        Arc::new(move |input: &_| pool.run(input)),
+        Some(hello),
+        name,
+    ))
 }
 
 /// `hcl-conformance coverage`.
@@ -534,39 +664,11 @@ fn run(args: &RunArgs, suite: &Suite) -> ExitCode {
     if let Some(other) = &args.expect_differences {
         known_failures.merge(KnownFailures::from_profile(suite, other));
     }
-    let (implementation, hello, name): (Implementation, _, _) = match &args.implementation {
-        None => {
-            let reference = Arc::new(|input: &_| hcl_conformance::reference::run(input));
-            (
-                reference,
-                None,
-                "reference interpreter (in-process)".to_string(),
-            )
-        }
-        Some(Words(words)) => {
-            let timeout = args.timeout.unwrap_or(Duration::from_secs(10));
-            let pool = match Pool::start(ImplementationCommand::new(words[0].clone(), words[1..].to_vec(), timeout)) {
-                Ok(pool) => Arc::new(pool),
-                Err(e) => {
-                    return fail(format!(
-                        "the implementation `{}` did not start: {e}\nCheck the command, and that it answers \
-                         the `hello` request of runner/PROTOCOL.md (within --timeout or {} s, whichever is longer).",
-                        words.join(" "),
-                        HELLO_TIMEOUT.as_secs()
-                    ))
-                }
-            };
-            let hello = pool.hello().clone();
-            let name = format!("{} {}", hello.name, hello.version)
-                .trim()
-                .to_string();
-            (
-                Arc::new(move |input: &_| pool.run(input)),
-                Some(hello),
-                name,
-            )
-        }
-    };
+    let (implementation, hello, name) =
+        match start_implementation(args.implementation.as_ref(), args.timeout) {
+            Ok(started) => started,
+            Err(code) => return code,
+        };
     let capabilities = hello.as_ref().map(|h| h.capabilities.clone());
     let profile = args.profile.clone();
     let settings = RunSettings {

@@ -7,6 +7,7 @@
 //! complete.
 
 use crate::areas::{self, area_of};
+use crate::documents;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
@@ -118,11 +119,10 @@ impl Requirements {
 /// The requirement ids that the spec-notes settle: those named on a
 /// `Requirements:` line of a note under `spec-notes/`.
 pub fn ids_settled_by_notes(notes_dir: &Path) -> BTreeSet<String> {
-    let notes = walkdir::WalkDir::new(notes_dir)
+    let texts: Vec<String> = walkdir::WalkDir::new(notes_dir)
         .into_iter()
         .filter_map(Result::ok)
-        .filter(|e| e.path().extension().is_some_and(|x| x == "md"));
-    let texts: Vec<String> = notes
+        .filter(|e| e.path().extension().is_some_and(|x| x == "md"))
         .filter_map(|e| std::fs::read_to_string(e.path()).ok())
         .collect();
     ids_settled_by(texts.iter().map(String::as_str))
@@ -130,11 +130,33 @@ pub fn ids_settled_by_notes(notes_dir: &Path) -> BTreeSet<String> {
 
 /// The requirement ids named on a `Requirements:` line of these notes.
 pub fn ids_settled_by<'a>(notes: impl Iterator<Item = &'a str>) -> BTreeSet<String> {
-    let mut ids = BTreeSet::new();
-    for text in notes {
-        for list in text.lines().filter_map(|l| l.strip_prefix("Requirements:")) {
-            let listed = list.split([',', ' ']).map(|id| id.trim().trim_matches('`'));
-            ids.extend(listed.filter(|id| !id.is_empty()).map(str::to_string));
+    notes.flat_map(requirement_ids).collect()
+}
+
+/// The ids on the `Requirements:` lines of a note's text.
+fn requirement_ids(text: &str) -> impl Iterator<Item = String> + '_ {
+    text.lines()
+        .filter_map(|l| l.strip_prefix("Requirements:"))
+        .flat_map(|list| list.split([',', ' ']))
+        .map(|id| id.trim().trim_matches('`'))
+        .filter(|id| !id.is_empty())
+        .map(str::to_string)
+}
+
+/// For each requirement id named on a `Requirements:` line of a note, the
+/// notes naming it (their paths below `spec-notes/`), from the suite's
+/// notes as [`Suite::notes`](crate::suite::Suite::notes) gives them.
+pub fn notes_by_requirement<'a>(
+    notes: impl Iterator<Item = (&'a str, &'a str)>,
+) -> BTreeMap<String, Vec<String>> {
+    let mut ids: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for (path, text) in notes {
+        let name = path.strip_prefix("spec-notes/").unwrap_or(path);
+        for id in requirement_ids(text) {
+            let named = ids.entry(id).or_default();
+            if !named.iter().any(|n| n == name) {
+                named.push(name.to_string());
+            }
         }
     }
     ids
@@ -253,7 +275,7 @@ pub fn render_coverage(sections: &[SectionCoverage], finished: &[(String, String
                 s.covered,
                 s.testable,
                 percent(s.covered, s.testable),
-                s.doc,
+                documents::title(&s.doc),
                 s.section,
                 if finished { " [finished]" } else { "" }
             );

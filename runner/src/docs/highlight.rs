@@ -1,0 +1,356 @@
+//! Source text highlighted by the reference interpreter's own lexer: each
+//! token kind a CSS class, the lexer modes telling quoted text from
+//! template text and template sequences from braces; comments and
+//! whitespace are what lies between tokens. JSON text, which the native
+//! lexer does not read, gets a small scanner of its own.
+//!
+//! Spec: 002_e701fb6c663d6b71.txt § Lexical Analysis (the lexer modes);
+//! hclsyntax-spec.md § Lexical Elements; json-spec.md § HCL JSON Syntax
+//! Specification (JSON text, RFC 8259).
+
+use super::html::escape_into;
+use super::notation::SourceKind;
+use hcl_interpreter::native::lexer::{Lexer, StartMode, TokenKind};
+
+/// The classes of `style.css`, and what they mark.
+pub const LEGEND: &[(&str, &str)] = &[
+    ("k", "keyword"),
+    ("i", "identifier"),
+    ("f", "function name"),
+    ("n", "number"),
+    ("o", "operator"),
+    ("p", "punctuation"),
+    ("s", "quoted or heredoc text"),
+    ("x", "template text"),
+    ("d", "template sequence (${ }, %{ })"),
+    ("e", "escape"),
+    ("h", "heredoc marker"),
+    ("c", "comment"),
+    ("bad", "invalid"),
+];
+
+/// Directive keywords and literal keywords, as identifiers lexed.
+fn is_keyword(word: &str) -> bool {
+    matches!(
+        word,
+        "true" | "false" | "null" | "for" | "in" | "if" | "else" | "endif" | "endfor"
+    )
+}
+
+/// What the lexer modes say about a place: inside quotes, a heredoc, a
+/// template sequence, or braces.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Open {
+    Quote,
+    Heredoc,
+    Sequence,
+    Brace,
+}
+
+/// The segments of a native-syntax source: byte ranges with their class
+/// (`""` for whitespace), covering the source in order.
+fn native_segments(source: &str, start: StartMode) -> Vec<(usize, usize, &'static str)> {
+    let mut lexer = Lexer::new(source, start);
+    let mut tokens = Vec::new();
+    // Every token but the last consumes at least one byte.
+    for _ in 0..=source.len() + 1 {
+        let token = lexer.next_token();
+        if token.kind == TokenKind::Eof {
+            break;
+        }
+        tokens.push(token);
+    }
+    let mut segments = Vec::with_capacity(tokens.len() * 2);
+    let mut stack: Vec<Open> = Vec::new();
+    let mut at = 0;
+    for (n, token) in tokens.iter().enumerate() {
+        let (start, end) = (token.span.start as usize, token.span.end as usize);
+        if start > at {
+            segments.push((at, start, gap_class(&source[at..start])));
+        }
+        let text = &source[start..end];
+        let class = match token.kind {
+            TokenKind::Newline => gap_class(text),
+            TokenKind::Identifier if is_keyword(text) => "k",
+            TokenKind::Identifier => {
+                let next = tokens.get(n + 1).map(|t| t.kind);
+                if next == Some(TokenKind::OpenParen) && tokens[n + 1].span.start as usize == end {
+                    "f"
+                } else {
+                    "i"
+                }
+            }
+            TokenKind::NumberLit => "n",
+            TokenKind::Plus
+            | TokenKind::Minus
+            | TokenKind::Star
+            | TokenKind::Slash
+            | TokenKind::Percent
+            | TokenKind::And
+            | TokenKind::Or
+            | TokenKind::Bang
+            | TokenKind::Equal
+            | TokenKind::NotEqual
+            | TokenKind::Less
+            | TokenKind::LessOrEqual
+            | TokenKind::Greater
+            | TokenKind::GreaterOrEqual
+            | TokenKind::Question
+            | TokenKind::Colon
+            | TokenKind::FatArrow
+            | TokenKind::Ellipsis
+            | TokenKind::Assign => "o",
+            TokenKind::OpenBrace => {
+                stack.push(Open::Brace);
+                "p"
+            }
+            TokenKind::CloseBrace | TokenKind::CloseBraceStrip => match stack.pop() {
+                Some(Open::Sequence) => "d",
+                _ => "p",
+            },
+            TokenKind::OpenParen
+            | TokenKind::CloseParen
+            | TokenKind::OpenBracket
+            | TokenKind::CloseBracket
+            | TokenKind::Dot
+            | TokenKind::Comma => "p",
+            TokenKind::OpenQuote => {
+                stack.push(Open::Quote);
+                "s"
+            }
+            TokenKind::CloseQuote => {
+                stack.pop();
+                "s"
+            }
+            TokenKind::HeredocOpen { .. } => {
+                stack.push(Open::Heredoc);
+                "h"
+            }
+            TokenKind::HeredocClose => {
+                stack.pop();
+                "h"
+            }
+            TokenKind::InterpolationStart { .. } | TokenKind::DirectiveStart { .. } => {
+                stack.push(Open::Sequence);
+                "d"
+            }
+            TokenKind::Text => match stack.last() {
+                Some(Open::Quote | Open::Heredoc) => "s",
+                _ => "x",
+            },
+            TokenKind::Escape => "e",
+            TokenKind::Invalid(_) => "bad",
+            TokenKind::Eof => "",
+        };
+        segments.push((start, end, class));
+        at = end.max(at);
+    }
+    if at < source.len() {
+        segments.push((at, source.len(), gap_class(&source[at..])));
+    }
+    merge(segments)
+}
+
+/// Adjacent segments of one class as one.
+fn merge(segments: Vec<(usize, usize, &'static str)>) -> Vec<(usize, usize, &'static str)> {
+    let mut merged: Vec<(usize, usize, &'static str)> = Vec::with_capacity(segments.len());
+    for (start, end, class) in segments {
+        match merged.last_mut() {
+            Some(last) if last.2 == class && last.1 == start => last.1 = end,
+            _ => merged.push((start, end, class)),
+        }
+    }
+    merged
+}
+
+/// What lies between tokens: whitespace, or a comment.
+fn gap_class(text: &str) -> &'static str {
+    if text.trim().is_empty() {
+        ""
+    } else {
+        "c"
+    }
+}
+
+/// The segments of JSON text: strings (property names apart), numbers,
+/// literals, punctuation.
+fn json_segments(source: &str) -> Vec<(usize, usize, &'static str)> {
+    let bytes = source.as_bytes();
+    let mut segments = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        let start = i;
+        let class = match bytes[i] {
+            b'"' => {
+                i += 1;
+                while i < bytes.len() && bytes[i] != b'"' && bytes[i] != b'\n' {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+                i = (i + 1).min(bytes.len());
+                let rest = source[i..].trim_start();
+                if rest.starts_with(':') {
+                    "a"
+                } else {
+                    "s"
+                }
+            }
+            b'-' | b'0'..=b'9' => {
+                while i < bytes.len()
+                    && matches!(bytes[i], b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9')
+                {
+                    i += 1;
+                }
+                "n"
+            }
+            b'{' | b'}' | b'[' | b']' | b',' | b':' => {
+                i += 1;
+                "p"
+            }
+            b' ' | b'\t' | b'\n' | b'\r' => {
+                while i < bytes.len() && matches!(bytes[i], b' ' | b'\t' | b'\n' | b'\r') {
+                    i += 1;
+                }
+                ""
+            }
+            c if c.is_ascii_alphabetic() => {
+                while i < bytes.len() && bytes[i].is_ascii_alphanumeric() {
+                    i += 1;
+                }
+                if matches!(&source[start..i], "true" | "false" | "null") {
+                    "k"
+                } else {
+                    "bad"
+                }
+            }
+            _ => {
+                i += source[i..].chars().next().map_or(1, char::len_utf8);
+                "bad"
+            }
+        };
+        // A cut inside a character (a string's escape before a multi-byte
+        // character at the end) moves to the character's end.
+        while i < source.len() && !source.is_char_boundary(i) {
+            i += 1;
+        }
+        i = i.min(source.len());
+        segments.push((start, i, class));
+    }
+    merge(segments)
+}
+
+/// Source text as HTML (the content of a `<pre>`): highlighted, and the
+/// byte range `mark` (an expected error's range) marked; an empty range
+/// is a caret.
+pub fn highlight(source: &str, kind: SourceKind, mark: Option<(usize, usize)>) -> String {
+    let segments = match kind {
+        SourceKind::Expression | SourceKind::Config => {
+            native_segments(source, StartMode::ConfigFile)
+        }
+        SourceKind::Template => native_segments(source, StartMode::TemplateFile),
+        SourceKind::Json => json_segments(source),
+    };
+    let mut out = String::with_capacity(source.len() * 2);
+    let mut caret_done = false;
+    for (start, end, class) in segments {
+        let mut cuts = vec![start, end];
+        if let Some((ms, me)) = mark {
+            cuts.extend([ms, me].into_iter().filter(|&c| c > start && c < end));
+        }
+        cuts.sort_unstable();
+        cuts.dedup();
+        for pair in cuts.windows(2) {
+            let (a, b) = (pair[0], pair[1]);
+            if let Some((ms, me)) = mark {
+                if ms == me && ms == a && !caret_done {
+                    out.push_str("<mark class=at></mark>");
+                    caret_done = true;
+                }
+            }
+            let marked = mark.is_some_and(|(ms, me)| ms < me && a >= ms && b <= me);
+            if marked {
+                out.push_str("<mark>");
+            }
+            if class.is_empty() {
+                escape_into(&mut out, &source[a..b], true);
+            } else {
+                out.push_str("<span class=");
+                out.push_str(class);
+                out.push('>');
+                escape_into(&mut out, &source[a..b], true);
+                out.push_str("</span>");
+            }
+            if marked {
+                out.push_str("</mark>");
+            }
+        }
+    }
+    if let Some((ms, me)) = mark {
+        if ms == me && !caret_done {
+            out.push_str("<mark class=at></mark>");
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tokens_get_their_classes() {
+        let html = highlight("upper(a.b) + 1 # c\n", SourceKind::Expression, None);
+        assert_eq!(
+            html,
+            "<span class=f>upper</span><span class=p>(</span><span class=i>a</span><span class=p>.</span>\
+             <span class=i>b</span><span class=p>)</span> <span class=o>+</span> <span class=n>1</span> \
+             <span class=c># c\n</span>"
+        );
+    }
+
+    #[test]
+    fn modes_tell_quoted_text_from_template_sequences() {
+        let html = highlight("\"a${ {b = 1}.b }\"", SourceKind::Expression, None);
+        assert!(
+            html.starts_with("<span class=s>\"a</span><span class=d>${</span>"),
+            "{html}"
+        );
+        // The object's braces are punctuation, the sequence's closing one a
+        // delimiter.
+        assert!(
+            html.contains("<span class=p>}.</span><span class=i>b</span> <span class=d>}</span>"),
+            "{html}"
+        );
+        let template = highlight("hi %{ if x }y%{ endif }", SourceKind::Template, None);
+        assert!(template.starts_with(
+            "<span class=x>hi </span><span class=d>%{</span> <span class=k>if</span>"
+        ));
+    }
+
+    #[test]
+    fn ranges_are_marked() {
+        let html = highlight("a + b", SourceKind::Expression, Some((2, 5)));
+        assert_eq!(
+            html,
+            "<span class=i>a</span> <mark><span class=o>+</span></mark><mark> </mark><mark><span class=i>b</span></mark>"
+        );
+        let caret = highlight("a", SourceKind::Expression, Some((1, 1)));
+        assert_eq!(caret, "<span class=i>a</span><mark class=at></mark>");
+    }
+
+    #[test]
+    fn json_is_scanned() {
+        let html = highlight("{\"a\": [1, true]}", SourceKind::Json, None);
+        assert_eq!(
+            html,
+            "<span class=p>{</span><span class=a>\"a\"</span><span class=p>:</span> <span class=p>[</span>\
+             <span class=n>1</span><span class=p>,</span> <span class=k>true</span><span class=p>]}</span>"
+        );
+    }
+
+    #[test]
+    fn invisible_characters_are_shown() {
+        let html = highlight("a\r\n\u{feff}", SourceKind::Config, None);
+        assert!(html.contains("␍"), "{html}");
+        assert!(html.contains("U+FEFF"), "{html}");
+    }
+}

@@ -1,0 +1,403 @@
+//! The suite as a website (`hcl-conformance docs`), and one case in the
+//! terminal (`hcl-conformance show`).
+//!
+//! The site is static: plain HTML pages, one style sheet, one script and a
+//! search index, every link relative, so that it works from `file://` and
+//! from any static host, with no network resource. Its pages:
+//! - `index.html`: what the suite is, how to read a case, how to run it;
+//! - `spec/`: each cited document's sections, their requirements (text
+//!   from `requirements.jsonl`) and the cases that pin each one;
+//! - `suite/`: one page per case file, every case with the anchor of its
+//!   id (`FILE::NAME`);
+//! - `matrix.html` and `impl/`: the results of implementations, from a
+//!   matrix run (`--matrix DIR`);
+//! - `coverage.html`, `notes/` (the spec-notes), `search.html`.
+//!
+//! Modules: [`notation`] (values, types, inputs and expectations as text),
+//! [`highlight`] (source text by the reference interpreter's lexer),
+//! [`markdown`], [`html`] (the page frame), [`results`] (a matrix run's
+//! details), `pages` and `case_page` (the pages), [`show`] (the terminal).
+
+pub mod highlight;
+pub mod html;
+pub mod markdown;
+pub mod notation;
+pub mod results;
+pub mod show;
+
+mod case_page;
+mod pages;
+
+use crate::documents;
+use crate::requirements::notes_by_requirement;
+use crate::suite::{Case, Suite, SuiteFile};
+use html::Page;
+use markdown::Links;
+use results::Results;
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+const STYLE: &str = include_str!("assets/style.css");
+const SCRIPT: &str = include_str!("assets/site.js");
+
+/// A spec-note: its path below `spec-notes/`, title and text.
+pub struct Note {
+    /// `gaps/numbers.md`, `findings/hcl-rs.md`, `README.md`.
+    pub path: String,
+    pub title: String,
+    pub markdown: String,
+}
+
+impl Note {
+    /// Its page on the site.
+    pub fn page(&self) -> String {
+        match self.path.as_str() {
+            "README.md" => "notes/index.html".into(),
+            path => format!("notes/{}", path.replace(".md", ".html")),
+        }
+    }
+
+    /// The folder of the note below `spec-notes/`, for its relative links.
+    pub fn folder(&self) -> &str {
+        self.path.rsplit_once('/').map_or("", |(folder, _)| folder)
+    }
+}
+
+/// Everything the pages are made from.
+pub struct Context<'a> {
+    pub suite: &'a Suite,
+    pub results: Option<&'a Results>,
+    pub links: Links,
+    /// The cases covering each requirement id, in suite order.
+    pub covering: BTreeMap<&'a str, Vec<&'a Case>>,
+    /// The spec-notes, README first.
+    pub notes: Vec<Note>,
+    /// The notes naming each requirement id on their `Requirements:` line.
+    pub notes_by_requirement: BTreeMap<String, Vec<String>>,
+    /// The cases whose profiles cite each note (its path below `spec-notes/`).
+    pub cases_by_note: BTreeMap<String, Vec<&'a Case>>,
+    /// Every heading of every document, in order (`spec-headings.txt`).
+    pub headings: Vec<(String, String)>,
+}
+
+/// The page of a document's sections: `spec/SHORT.html`.
+pub fn document_page(file: &str) -> String {
+    match documents::document(file) {
+        Some(d) => format!("spec/{}.html", d.short),
+        None => format!(
+            "spec/{}.html",
+            file.replace(|c: char| !c.is_ascii_alphanumeric() && c != '-', "-")
+        ),
+    }
+}
+
+/// The page of a suite file: `suite/FILE.html`.
+pub fn file_page(file: &SuiteFile) -> String {
+    format!("suite/{}.html", file.id)
+}
+
+/// The documents the requirements cite, in the order of the document
+/// table, then any other in the order of the list.
+pub fn cited_documents(suite: &Suite) -> Vec<String> {
+    let cited: Vec<String> = suite.requirements.iter().map(|r| r.doc.clone()).collect();
+    let mut docs: Vec<String> = documents::DOCUMENTS
+        .iter()
+        .map(|d| d.file.to_string())
+        .filter(|f| cited.contains(f))
+        .collect();
+    for doc in cited {
+        if !docs.contains(&doc) {
+            docs.push(doc);
+        }
+    }
+    docs
+}
+
+/// Reads the spec-notes below `dir`: its README, then every note by path.
+fn read_notes(suite: &Suite) -> Vec<Note> {
+    let mut notes: Vec<Note> = suite
+        .notes()
+        .map(|(path, markdown)| {
+            let relative = path.strip_prefix("spec-notes/").unwrap_or(path).to_string();
+            Note {
+                title: markdown::title(markdown).unwrap_or_else(|| relative.clone()),
+                path: relative,
+                markdown: markdown.to_string(),
+            }
+        })
+        .collect();
+    notes.sort_by(|a, b| {
+        (!a.path.ends_with("README.md"), &a.path).cmp(&(!b.path.ends_with("README.md"), &b.path))
+    });
+    notes
+}
+
+/// Reads `spec-headings.txt`: `DOCUMENT § HEADING` a line.
+fn read_headings(suite: &Suite) -> Vec<(String, String)> {
+    let text = suite.text("suite/spec-headings.txt").unwrap_or_default();
+    text.lines()
+        .filter(|l| !l.starts_with('#'))
+        .filter_map(|l| l.split_once(" § "))
+        .map(|(d, h)| (d.to_string(), h.to_string()))
+        .collect()
+}
+
+impl<'a> Context<'a> {
+    pub fn new(suite: &'a Suite, results: Option<&'a Results>) -> Result<Context<'a>, String> {
+        let notes = read_notes(suite);
+        let mut covering: BTreeMap<&str, Vec<&Case>> = BTreeMap::new();
+        let mut cases_by_note: BTreeMap<String, Vec<&Case>> = BTreeMap::new();
+        for case in suite.cases() {
+            for id in &case.covers {
+                covering.entry(id.as_str()).or_default().push(case);
+            }
+            for p in case.profiles.values() {
+                let note = p.note.strip_prefix("spec-notes/").unwrap_or(&p.note);
+                cases_by_note
+                    .entry(note.to_string())
+                    .or_default()
+                    .push(case);
+            }
+        }
+        let links = Links {
+            cases: suite.cases().map(|c| c.id.clone()).collect(),
+            requirements: suite
+                .requirements
+                .iter()
+                .map(|r| (r.id.clone(), document_page(&r.doc)))
+                .collect(),
+            notes: notes
+                .iter()
+                .filter(|n| n.path != "README.md")
+                .map(|n| n.path.clone())
+                .collect(),
+        };
+        Ok(Context {
+            suite,
+            results,
+            links,
+            covering,
+            notes,
+            notes_by_requirement: notes_by_requirement(suite.notes()),
+            cases_by_note,
+            headings: read_headings(suite),
+        })
+    }
+
+    /// A link to a case: `suite/FILE.html#FILE::NAME`.
+    pub fn case_href(&self, case: &Case) -> String {
+        let file = case.id.split("::").next().unwrap_or(&case.id);
+        html::href(&format!("suite/{file}.html"), Some(&case.id))
+    }
+
+    /// A link to a requirement on its document's page.
+    pub fn requirement_href(&self, id: &str) -> Option<String> {
+        let r = self.suite.requirements.get(id)?;
+        Some(html::href(&document_page(&r.doc), Some(id)))
+    }
+
+    /// A link to a section on its document's page.
+    pub fn section_href(&self, doc: &str, anchor: &str) -> String {
+        html::href(&document_page(doc), Some(anchor))
+    }
+
+    /// The note a profile names (a path, usually `spec-notes/gaps/...`).
+    pub fn note(&self, path: &str) -> Option<&Note> {
+        let path = path.strip_prefix("spec-notes/").unwrap_or(path);
+        self.notes.iter().find(|n| n.path == path)
+    }
+
+    /// A section's readable name: `Title § Section`.
+    pub fn section_name(&self, doc: &str, anchor: &str) -> String {
+        let section = self
+            .suite
+            .requirements
+            .iter()
+            .find(|r| r.doc == doc && r.anchor == anchor)
+            .map_or(anchor, |r| r.section.as_str());
+        format!("{} § {section}", documents::title(doc))
+    }
+}
+
+/// What was built.
+#[derive(Clone, Debug, Default)]
+pub struct Built {
+    pub pages: usize,
+    pub files: usize,
+    pub bytes: u64,
+}
+
+/// Writes the site of `suite` (and of the results of a matrix run) to
+/// `out`, replacing the files it writes; other files there are left.
+pub fn build_site(suite: &Suite, results: Option<&Results>, out: &Path) -> Result<Built, String> {
+    let context = Context::new(suite, results)?;
+    let mut pages: Vec<Page> = Vec::new();
+    pages.push(pages::home(&context));
+    pages.extend(pages::spec_pages(&context));
+    pages.push(pages::suite_index(&context));
+    for file in &suite.files {
+        pages.push(case_page::file_page(&context, file));
+    }
+    pages.extend(pages::note_pages(&context));
+    pages.push(pages::coverage(&context));
+    pages.push(pages::search_page());
+    if let Some(results) = results {
+        pages.push(pages::matrix(&context, results));
+        pages.extend(pages::implementation_pages(&context, results));
+    }
+    let has_matrix = results.is_some();
+    let mut files: Vec<(String, String)> = pages
+        .iter()
+        .map(|p| (p.path.clone(), p.render(has_matrix)))
+        .collect();
+    files.push(("assets/style.css".into(), STYLE.into()));
+    files.push(("assets/site.js".into(), SCRIPT.into()));
+    files.push((
+        "assets/search-index.js".into(),
+        pages::search_index(&context),
+    ));
+    if let Some(results) = results {
+        files.push(("assets/verdicts.js".into(), results.script()));
+    }
+    let mut built = Built {
+        pages: pages.len(),
+        ..Built::default()
+    };
+    for (path, text) in &files {
+        let target = out.join(path);
+        if let Some(parent) = target.parent() {
+            std::fs::create_dir_all(parent)
+                .map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
+        }
+        std::fs::write(&target, text)
+            .map_err(|e| format!("cannot write {}: {e}", target.display()))?;
+        built.files += 1;
+        built.bytes += text.len() as u64;
+    }
+    Ok(built)
+}
+
+/// The ids a page defines (`id="..."`) and the links it holds
+/// (`href="..."`, and `src="..."` of its scripts), as the site's own check
+/// reads them: what the link
+/// check test and `docs --check` hold every page to.
+pub fn ids_and_links(html: &str) -> (Vec<String>, Vec<String>) {
+    let attribute = |name: &str| {
+        let pattern = format!(" {name}=\"");
+        let mut found = Vec::new();
+        let mut rest = html;
+        while let Some(at) = rest.find(&pattern) {
+            rest = &rest[at + pattern.len()..];
+            let end = rest.find('"').unwrap_or(rest.len());
+            found.push(unescape(&rest[..end]));
+            rest = &rest[end..];
+        }
+        found
+    };
+    (
+        attribute("id"),
+        [attribute("href"), attribute("src")].concat(),
+    )
+}
+
+fn unescape(text: &str) -> String {
+    text.replace("&quot;", "\"")
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&amp;", "&")
+}
+
+/// Every link of the site at `dir` that points inside it and does not
+/// resolve (its file missing, or its anchor not an id of that file), as
+/// `PAGE: LINK`.
+pub fn broken_links(dir: &Path) -> Result<Vec<String>, String> {
+    let mut pages: BTreeMap<String, (BTreeSet<String>, Vec<String>)> = BTreeMap::new();
+    for entry in walkdir::WalkDir::new(dir)
+        .into_iter()
+        .filter_map(Result::ok)
+    {
+        let path = entry.path();
+        if path.extension().is_none_or(|x| x != "html") {
+            continue;
+        }
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let relative = path
+            .strip_prefix(dir)
+            .unwrap_or(path)
+            .to_string_lossy()
+            .replace('\\', "/");
+        let (ids, links) = ids_and_links(&text);
+        pages.insert(relative, (ids.into_iter().collect(), links));
+    }
+    let mut broken = Vec::new();
+    for (page, (_, links)) in &pages {
+        for link in links {
+            if link.contains("://") || link.starts_with("mailto:") {
+                continue;
+            }
+            let (target, anchor) = match link.split_once('#') {
+                Some((t, a)) => (t, Some(percent_decode(a))),
+                None => (link.as_str(), None),
+            };
+            let target = target.split('?').next().unwrap_or("");
+            let resolved = if target.is_empty() {
+                Some(page.clone())
+            } else {
+                resolve(page, target)
+            };
+            let ok = match resolved {
+                Some(file) if file.ends_with(".html") => match pages.get(&file) {
+                    Some((ids, _)) => anchor.is_none_or(|a| ids.contains(&a)),
+                    None => false,
+                },
+                Some(file) => dir.join(&file).is_file() && anchor.is_none(),
+                None => false,
+            };
+            if !ok {
+                broken.push(format!("{page}: {link}"));
+            }
+        }
+    }
+    Ok(broken)
+}
+
+/// `target` relative to the page `page`, as a path from the root; `None`
+/// when it leaves the site.
+fn resolve(page: &str, target: &str) -> Option<String> {
+    let mut parts: Vec<&str> = page.split('/').collect();
+    parts.pop();
+    for part in target.split('/') {
+        match part {
+            "." | "" => {}
+            ".." => {
+                parts.pop()?;
+            }
+            p => parts.push(p),
+        }
+    }
+    Some(parts.join("/"))
+}
+
+fn percent_decode(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = || {
+            std::str::from_utf8(bytes.get(i + 1..i + 3)?)
+                .ok()
+                .and_then(|h| u8::from_str_radix(h, 16).ok())
+        };
+        match (bytes[i], hex()) {
+            (b'%', Some(b)) => {
+                out.push(b);
+                i += 3;
+            }
+            (b, _) => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
