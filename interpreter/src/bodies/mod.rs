@@ -161,27 +161,6 @@ pub enum BodySpec {
     },
 }
 
-impl BodySpec {
-    /// The deepest nesting of specs, counted in bodies.
-    pub fn depth(&self) -> usize {
-        match self {
-            BodySpec::Attributes => 1,
-            BodySpec::Schema {
-                block_bodies,
-                remain,
-                ..
-            } => {
-                1 + block_bodies
-                    .values()
-                    .chain(remain.as_deref())
-                    .map(BodySpec::depth)
-                    .max()
-                    .unwrap_or(0)
-            }
-        }
-    }
-}
-
 /// What processing a body gave: its attributes evaluated, its blocks with
 /// their own bodies processed, and, under partial processing, the
 /// remaining body processed.
