@@ -223,10 +223,8 @@ fn check(request: &[u8], answer: &[u8]) -> Result<(), String> {
                 return Err("a diagnostic without a summary".into());
             }
         }
-        "malformed" | "unsupported" => {
-            if !members[found[0]].is_string() {
-                return Err(format!("`{}` is not a string", found[0]));
-            }
+        "malformed" | "unsupported" if !members[found[0]].is_string() => {
+            return Err(format!("`{}` is not a string", found[0]));
         }
         _ => {}
     }

@@ -266,3 +266,41 @@ fn bookkeeping_check_finds_a_planted_omission() {
         "the empty Requirements: line of {note} is not found: {problems:?}"
     );
 }
+
+/// The notes README's digest gives every note one verdict line, and names
+/// no note that does not exist, so that it cannot drift from the notes.
+#[test]
+fn the_digest_gives_every_note_one_verdict() {
+    let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
+    let readme = std::fs::read_to_string(root.join("spec-notes/README.md")).unwrap();
+    let digest = readme
+        .split("## Digest: the notes and their verdicts")
+        .nth(1)
+        .expect("the README has the digest");
+    let mut verdicts: BTreeMap<String, Vec<&str>> = BTreeMap::new();
+    for line in digest.lines().filter(|l| l.starts_with("- [")) {
+        let (link, rest) = line.split_once("): ").expect("`- [name](gaps/name.md): verdict`");
+        let path = link.split_once("](").expect("a link").1;
+        let verdict = ["decided", "not decided", "contradicted"]
+            .into_iter()
+            .find(|v| rest.starts_with(&format!("{v} —")))
+            .unwrap_or_else(|| panic!("no verdict in: {line}"));
+        verdicts
+            .entry(format!("spec-notes/{path}"))
+            .or_default()
+            .push(verdict);
+    }
+    let notes = gap_notes(root);
+    let mut problems: Vec<String> = notes
+        .keys()
+        .filter(|n| verdicts.get(*n).is_none_or(|v| v.len() != 1))
+        .map(|n| format!("{n}: needs exactly one digest line in spec-notes/README.md"))
+        .collect();
+    problems.extend(
+        verdicts
+            .keys()
+            .filter(|n| !notes.contains_key(*n))
+            .map(|n| format!("the digest names {n}, which does not exist")),
+    );
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}

@@ -32,15 +32,22 @@ pub(crate) fn convert_primitive(v: &Value, to: &Type) -> Result<Value, Failure> 
 /// No exponent portion is allowed. [...] It is an error to convert a string
 /// that does not comply with the expected syntax to type number."
 ///
-/// The syntax is `-?[0-9]+(\.[0-9]+)?`; the two spellings that the number to
-/// string conversion gives the infinities convert back.
+/// The syntax is `[-+]?[0-9]+(\.[0-9]+)?`; the two spellings that the number
+/// to string conversion gives the infinities convert back. The mapping
+/// writes no sign, so whether a `+` is read is not decided: it is, as
+/// hashicorp/hcl reads it.
 /// SPEC-GAP(spec-notes/gaps/number-string-syntax.md)
 fn string_to_number(s: &str) -> Result<Number, Failure> {
     match s {
         "+Inf" => Ok(Number::PositiveInfinity),
         "-Inf" => Ok(Number::NegativeInfinity),
-        _ => Number::parse_decimal(s, false)
-            .map_err(|e| Failure::new(format!("the string {s:?} is not a number: {e}"))),
+        _ => {
+            let unsigned = s
+                .strip_prefix('+')
+                .filter(|rest| rest.starts_with(|c: char| c.is_ascii_digit()));
+            Number::parse_decimal(unsigned.unwrap_or(s), false)
+                .map_err(|e| Failure::new(format!("the string {s:?} is not a number: {e}")))
+        }
     }
 }
 
