@@ -244,11 +244,6 @@ impl<T: Send + 'static> Parsed<T> {
     pub fn source(&self) -> &str {
         self.lines.source()
     }
-
-    /// The deepest nesting of the tree (see the module documentation).
-    pub fn depth(&self) -> usize {
-        self.depth
-    }
 }
 
 impl<T: Send + 'static> Deref for Parsed<T> {

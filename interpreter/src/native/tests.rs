@@ -49,9 +49,9 @@ enum Mode {
 fn parse_depth(mode: Mode, source: &str) -> Result<usize, Diagnostic> {
     let first = |d: Diagnostics| d.into_iter().next().expect("a diagnostic");
     match mode {
-        Mode::Expression => parse_expression(source).map(|p| p.depth()).map_err(first),
-        Mode::Template => parse_template(source).map(|p| p.depth()).map_err(first),
-        Mode::Config => parse_config(source).map(|p| p.depth()).map_err(first),
+        Mode::Expression => parse_expression(source).map(|p| p.depth).map_err(first),
+        Mode::Template => parse_template(source).map(|p| p.depth).map_err(first),
+        Mode::Config => parse_config(source).map(|p| p.depth).map_err(first),
     }
 }
 
@@ -266,7 +266,7 @@ fn every_nesting_construct_fits_the_stack_up_to_the_depth_limit() {
 fn deep_syntax_trees_are_dropped_on_a_large_stack() {
     // Parsed in this thread's small stack's stead, and dropped here.
     let parsed = parse_expression(&wrap(150_000, "[", "1", "]")).expect("parses");
-    assert_eq!(parsed.depth(), 150_001);
+    assert_eq!(parsed.depth, 150_001);
     drop(parsed);
     let parsed = parse_config(&wrap(150_000, "b {\n", "", "}\n")).expect("parses");
     drop(parsed);
