@@ -2,12 +2,14 @@
 //! summary per area: the same run as `hcl-conformance` with no arguments.
 //! Also checks that the coverage of the finished areas is complete.
 
+use hcl_conformance::outcome::Outcome;
 use hcl_conformance::reference;
 use hcl_conformance::requirements::{
     check_finished, coverage, finished_areas, ids_settled_by_notes,
 };
 use hcl_conformance::run::{trials, Implementation, KnownFailures, RunSettings, Summary};
 use hcl_conformance::suite::{load_suite, SPEC_PROFILE};
+use hcl_interpreter::Diagnostic;
 use std::collections::BTreeSet;
 use std::path::Path;
 use std::sync::Arc;
@@ -25,7 +27,16 @@ fn main() {
     };
     let args = libtest_mimic::Arguments::from_args();
     let summary = Arc::new(Summary::default());
-    let implementation: Implementation = Arc::new(reference::run);
+    // An internal error of the reference interpreter (a panic it caught)
+    // is a crash, never an error a case may expect.
+    let implementation: Implementation = Arc::new(|input| match reference::run(input) {
+        Outcome::Error { diagnostics, .. }
+            if diagnostics.iter().any(Diagnostic::is_internal_error) =>
+        {
+            Outcome::Crashed(format!("{diagnostics:?}"))
+        }
+        outcome => outcome,
+    });
     let settings = RunSettings {
         implementation,
         capabilities: None,

@@ -71,9 +71,7 @@ fn evaluate(mode: Mode, source: &str, ctx: &EvalContext) -> Result<Value, Diagno
 }
 
 fn is_internal_error(diagnostics: &Diagnostics) -> bool {
-    diagnostics
-        .iter()
-        .any(|d| d.summary.starts_with("Internal error"))
+    diagnostics.iter().any(Diagnostic::is_internal_error)
 }
 
 /// A way to nest the source `n` levels deep.

@@ -35,6 +35,7 @@ mod template;
 use super::ast::{Arena, Expression, ExpressionKind, Template};
 use super::source::Span;
 use super::Problem;
+use crate::diagnostic::Diagnostic;
 use crate::eval_context::{Budget, BudgetExceeded, EvalContext};
 use crate::number::Number;
 use crate::value::Value;
@@ -249,7 +250,7 @@ pub(crate) fn eval<'a>(expression: &'a Expression, scope: &Scope<'a>) -> Evaluat
         ExpressionKind::SplatItem => scope.splat_item().map(Cow::Borrowed).ok_or_else(|| {
             Problem::new(
                 expression.span,
-                "Internal error",
+                Diagnostic::INTERNAL_ERROR,
                 "a splat element outside of a splat",
             )
         }),
