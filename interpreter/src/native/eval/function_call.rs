@@ -9,6 +9,7 @@
 //! final `...` argument, and places the call's errors in the source.
 
 use super::{dynamic_value, eval, Evaluated, Scope};
+use crate::diagnostic::Diagnostic;
 use crate::functions;
 use crate::native::ast::FunctionCall;
 use crate::native::Problem;
@@ -61,7 +62,7 @@ pub(super) fn eval_function_call<'a>(call: &'a FunctionCall, scope: &Scope<'a>) 
         let (Some(expanded), Some(expression)) = (arguments.pop(), call_arguments.last()) else {
             return Err(Problem::new(
                 call.span,
-                "Internal error",
+                Diagnostic::INTERNAL_ERROR,
                 "an expanded call without arguments",
             ));
         };
@@ -105,13 +106,13 @@ pub(super) fn eval_function_call<'a>(call: &'a FunctionCall, scope: &Scope<'a>) 
     functions::call_owned(&call.name, arguments)
         .map(Cow::Owned)
         .map_err(|error| {
+            // A function blames one of the arguments it was given: one
+            // written in the call, or one that the expanded argument gave.
             let span = match error.argument {
                 Some(i) if i < written => call_arguments[i].start_span(scope.arena),
-                Some(i) if call.expand_final && i < argument_count => {
-                    call_arguments[written].span()
-                }
-                // An argument that is missing.
-                Some(_) => call.close_paren_span,
+                Some(_) => call_arguments
+                    .get(written)
+                    .map_or(call.close_paren_span, |expanded| expanded.span()),
                 // Too few arguments: where they are missing, as
                 // hashicorp/hcl reports it; another error of the whole
                 // call: the name and the opening parenthesis.
