@@ -36,18 +36,19 @@ impl Phase {
         }
     }
 
+    /// Every phase, in the order of processing.
+    pub const ALL: [Phase; 6] = [
+        Phase::Parse,
+        Phase::Eval,
+        Phase::Conversion,
+        Phase::Unification,
+        Phase::Static,
+        Phase::Schema,
+    ];
+
     /// Reads a phase name as the suite and the protocol write it.
     pub fn from_name(name: &str) -> Option<Phase> {
-        [
-            Phase::Parse,
-            Phase::Eval,
-            Phase::Conversion,
-            Phase::Unification,
-            Phase::Static,
-            Phase::Schema,
-        ]
-        .into_iter()
-        .find(|phase| phase.name() == name)
+        Phase::ALL.into_iter().find(|phase| phase.name() == name)
     }
 }
 

@@ -1,12 +1,16 @@
-//! Deep recursion on a large stack.
+//! Deep recursion on a stack that holds it.
 //!
 //! The parsers and evaluators of both syntaxes recurse as deep as their
 //! input nests, which may be far deeper than a thread's default stack
-//! allows. Their work runs on a large stack of its own, switched to on the
-//! caller's thread with the `stacker` crate (as rustc does for its deep
-//! recursion): the stack is reserved, not committed, so only the pages used
-//! are touched; no thread is started; and the work's memory comes from the
-//! caller's thread, as the caller's own allocations do.
+//! allows. Their work first runs where it is called, on the caller's
+//! stack, limited to the nesting that what is left of that stack holds
+//! ([`levels_left`]); most inputs nest far less, and pay nothing more than
+//! the call. Only an input that nests deeper runs again, on a large stack
+//! of its own ([`run`]), switched to on the caller's thread with the
+//! `stacker` crate (as rustc does for its deep recursion): the stack is
+//! reserved, not committed, so only the pages used are touched; no thread
+//! is started; and the work's memory comes from the caller's thread, as the
+//! caller's own allocations do.
 //!
 //! The helper is public for callers: a result nests as deep as its input
 //! (a value of 200,000 nested tuples, a body of 200,000 nested blocks), and
@@ -39,6 +43,25 @@ impl Failure {
             why,
         )]
     }
+}
+
+/// Bytes of the caller's stack kept for the frames around deep work: the
+/// callers' frames before it reaches its depth, and its error handling.
+const RESERVE: usize = 256 << 10;
+
+/// The number of levels of nesting, `bytes_per_level` bytes of stack each,
+/// that what is left of the caller's stack holds (keeping a reserve for the
+/// frames around the work): 0 when the stack's extent is not known.
+pub fn levels_left(bytes_per_level: usize) -> usize {
+    stacker::remaining_stack().map_or(0, |remaining| {
+        remaining.saturating_sub(RESERVE) / bytes_per_level.max(1)
+    })
+}
+
+/// Runs `work` here, on the caller's stack, and returns its result; a panic
+/// in the work (a bug) is a [`Failure::Panicked`].
+pub fn run_here<T>(work: impl FnOnce() -> T) -> Result<T, Failure> {
+    catch_unwind(AssertUnwindSafe(work)).map_err(|_| Failure::Panicked)
 }
 
 /// Runs `work` on a stack of `size` bytes and returns its result.

@@ -6,9 +6,13 @@
 //! reference implementation departs from it, a `SPEC-GAP(...)` tag names the
 //! note under `spec-notes/` that records the decision.
 //!
+//! The map of modules follows the specification's documents, in layers:
+//! each module uses only modules of its own layer or below (see
+//! `ARCHITECTURE.md`).
+//!
 //! The information model (`spec.md`):
 //! - [`types`]: § Values and Value Types: the types, type identity and the
-//!   *matches* relation, and the type syntax the suite writes types in.
+//!   *matches* relation.
 //! - [`number`]: § Primitive Types: arbitrary-precision numbers.
 //! - [`value`]: § Values and Value Types: values, null and unknown.
 //! - [`equality`]: the equality of values.
@@ -16,22 +20,32 @@
 //! - [`unify`]: § Type Unification.
 //! - [`operations`]: the operations on values that the native syntax's
 //!   operators denote (`hclsyntax-spec.md` § Operations).
-//! - [`static_analysis`]: § Static Analysis (the shared results).
-//! - [`diagnostic`]: the one error type of every phase.
-//! - [`eval_context`]: the variables and functions an expression sees.
-//! - [`functions`]: § Functions and Function Calls, and the conformance
-//!   function table.
+//! - [`functions`]: § Functions and Function Calls: functions, function
+//!   tables, and the conformance function table.
+//! - [`eval_context`]: § Expression Evaluation: the variables, the function
+//!   table and the budget an expression is evaluated with.
+//! - [`static_analysis`]: § Static Analysis: the interface through which
+//!   code above the syntaxes reads an expression of either, and the results.
+//! - [`bodies`]: § Structural Elements, § Schema-driven Processing and
+//!   after: body processing, for bodies of any syntax.
+//! - [`diagnostic`], [`source`]: the one error type of every phase, and
+//!   source positions.
 //!
-//! Body processing (`spec.md` § Schema-driven Processing and after):
-//! [`bodies`], shared by both syntaxes.
+//! The syntaxes: [`native`] (`hclsyntax-spec.md`) and [`json`]
+//! (`json-spec.md`, whose strings hold native templates).
 //!
-//! The native syntax (`hclsyntax-spec.md`): [`native`]. The JSON syntax
-//! (`json-spec.md`): [`json`]. The type expressions extension
-//! (`ext-typeexpr-README.md`), for both syntaxes: [`typeexpr`].
+//! The extensions, above both syntaxes, which they read only through the
+//! interfaces of [`static_analysis`] and [`bodies`]: [`typeexpr`]
+//! (`ext-typeexpr-README.md`) and [`dynblock`] (`ext-dynblock-README.md`).
+//!
+//! The calling application of the suite's `config` cases: [`config`].
+//! [`large_stack`] runs deep work on a stack large enough for it.
 
 pub mod bodies;
+pub mod config;
 pub mod convert;
 pub mod diagnostic;
+pub mod dynblock;
 pub mod equality;
 pub mod eval_context;
 pub mod functions;
@@ -40,6 +54,7 @@ pub mod large_stack;
 pub mod native;
 pub mod number;
 pub mod operations;
+pub mod source;
 pub mod static_analysis;
 pub mod typeexpr;
 pub mod types;

@@ -10,7 +10,7 @@
 //! > exponent of at least 16 bits. [...]
 //!
 //! This interpreter represents a finite number as an exact decimal
-//! (`BigDecimal`) and keeps two invariants, checked by [`Number::finite`]:
+//! (`BigDecimal`) and keeps two invariants, checked by `Number::finite`:
 //! - an integer is exact and has fewer than [`MAX_INTEGER_DIGITS`] digits
 //!   (more is an overflow error);
 //! - a non-integer is rounded, half to even, to [`PRECISION`] significant
@@ -22,7 +22,7 @@
 //! stripped, so equal numbers have equal representations.
 //!
 //! An integer that fits in an `i64`, the commonest number by far, is held
-//! as one ([`Decimal::Small`]) and computed with machine arithmetic; a
+//! as one (`Repr::Small`) and computed with machine arithmetic; a
 //! result that overflows, and every other number, takes the `BigDecimal`
 //! path. The two forms give the same results: a small integer enters that
 //! path as the `BigDecimal` it stands for.
@@ -52,24 +52,31 @@ pub enum Number {
     NegativeInfinity,
 }
 
-/// The exact value of a finite number, in one canonical form: an integer
+/// The exact value of a finite number. How it is held is this module's
+/// business alone.
+#[derive(Clone, Debug)]
+pub struct Decimal(Repr);
+
+/// The representation of a [`Decimal`], in one canonical form: an integer
 /// that fits in an `i64` is always `Small`.
 #[derive(Clone, Debug)]
-pub enum Decimal {
+enum Repr {
     /// An integer in the range of `i64`.
     Small(i64),
     /// Any other finite number, trailing zeros stripped.
     Big(BigDecimal),
 }
 
+use Repr::{Big, Small};
+
 impl Decimal {
     /// The value as a `BigDecimal` in the normalized form (trailing zeros
     /// stripped: 8000 is 8 × 10^3).
     fn to_big(&self) -> std::borrow::Cow<'_, BigDecimal> {
         match self {
-            Decimal::Big(d) => std::borrow::Cow::Borrowed(d),
-            Decimal::Small(0) => std::borrow::Cow::Owned(BigDecimal::zero()),
-            Decimal::Small(n) => {
+            Decimal(Big(d)) => std::borrow::Cow::Borrowed(d),
+            Decimal(Small(0)) => std::borrow::Cow::Owned(BigDecimal::zero()),
+            Decimal(Small(n)) => {
                 let (mut mantissa, mut scale) = (*n, 0);
                 while mantissa % 10 == 0 {
                     mantissa /= 10;
@@ -88,10 +95,22 @@ impl Decimal {
                 .to_i64()
                 .and_then(|m| 10i64.checked_pow((-scale) as u32)?.checked_mul(m));
             if let Some(small) = small {
-                return Decimal::Small(small);
+                return Decimal(Small(small));
             }
         }
-        Decimal::Big(d)
+        Decimal(Big(d))
+    }
+}
+
+/// A number held in four bytes: what a syntax tree stores for the common
+/// numeric literals, so that a literal costs no more room than a reference
+/// to one. Which numbers fit is this module's business.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CompactNumber(i32);
+
+impl From<CompactNumber> for Number {
+    fn from(compact: CompactNumber) -> Number {
+        Number::from_i64(i64::from(compact.0))
     }
 }
 
@@ -155,12 +174,12 @@ fn power_of_ten(exponent: u64) -> BigInt {
 
 impl Number {
     pub fn zero() -> Number {
-        Number::Finite(Decimal::Small(0))
+        Number::Finite(Decimal(Small(0)))
     }
 
     /// A finite number, checked against the representation's limits and
     /// rounded as § Primitive Types allows.
-    pub fn finite(d: BigDecimal) -> Result<Number, NumberError> {
+    fn finite(d: BigDecimal) -> Result<Number, NumberError> {
         if d.is_zero() {
             return Ok(Number::zero());
         }
@@ -187,15 +206,30 @@ impl Number {
 
     /// An integer. An i64 is far below the representation's limits.
     pub fn from_i64(n: i64) -> Number {
-        Number::Finite(Decimal::Small(n))
+        Number::Finite(Decimal(Small(n)))
+    }
+
+    /// The number in four bytes, if it fits (see [`CompactNumber`]).
+    pub fn to_compact(&self) -> Option<CompactNumber> {
+        match self {
+            Number::Finite(Decimal(Small(n))) => i32::try_from(*n).ok().map(CompactNumber),
+            _ => None,
+        }
     }
 
     /// Reads a decimal numeral: `-?[0-9]+(\.[0-9]+)?`, followed when
     /// `allow_exponent` by `([eE][+-]?[0-9]+)?`.
     ///
-    /// The text is rounded as [`Number::finite`] says before any large
+    /// The text is rounded as `Number::finite` says before any large
     /// integer is built, so the cost is linear in the text's length.
     pub fn parse_decimal(text: &str, allow_exponent: bool) -> Result<Number, NumberError> {
+        // A short integer, the commonest numeral by far, needs no decimal
+        // arithmetic.
+        if text.len() <= 18 && !text.starts_with('+') {
+            if let Ok(n) = text.parse::<i64>() {
+                return Ok(Number::from_i64(n));
+            }
+        }
         let (negative, rest) = match text.strip_prefix('-') {
             Some(rest) => (true, rest),
             None => (false, text),
@@ -290,8 +324,8 @@ impl Number {
     /// Whether the number is finite and has no fractional part.
     pub fn is_integer(&self) -> bool {
         match self {
-            Number::Finite(Decimal::Small(_)) => true,
-            Number::Finite(Decimal::Big(d)) => d.is_integer(),
+            Number::Finite(Decimal(Small(_))) => true,
+            Number::Finite(Decimal(Big(d))) => d.is_integer(),
             _ => false,
         }
     }
@@ -301,8 +335,8 @@ impl Number {
         match self {
             Number::PositiveInfinity => 1,
             Number::NegativeInfinity => -1,
-            Number::Finite(Decimal::Small(n)) => n.signum() as i32,
-            Number::Finite(Decimal::Big(d)) => match d.sign() {
+            Number::Finite(Decimal(Small(n))) => n.signum() as i32,
+            Number::Finite(Decimal(Big(d))) => match d.sign() {
                 Sign::Minus => -1,
                 Sign::NoSign => 0,
                 Sign::Plus => 1,
@@ -325,8 +359,8 @@ impl Number {
     /// The value as an `i64`, if it is an integer in range.
     pub fn to_i64(&self) -> Option<i64> {
         match self {
-            Number::Finite(Decimal::Small(n)) => Some(*n),
-            Number::Finite(Decimal::Big(d)) if d.is_integer() => {
+            Number::Finite(Decimal(Small(n))) => Some(*n),
+            Number::Finite(Decimal(Big(d))) if d.is_integer() => {
                 let (mantissa, scale) = d.with_scale(0).into_bigint_and_exponent();
                 debug_assert_eq!(scale, 0);
                 i64::try_from(mantissa).ok()
@@ -337,11 +371,11 @@ impl Number {
 
     pub fn negate(&self) -> Number {
         match self {
-            Number::Finite(Decimal::Small(n)) => match n.checked_neg() {
-                Some(negated) => Number::Finite(Decimal::Small(negated)),
-                None => Number::Finite(Decimal::Big(-Decimal::Small(*n).to_big().into_owned())),
+            Number::Finite(Decimal(Small(n))) => match n.checked_neg() {
+                Some(negated) => Number::Finite(Decimal(Small(negated))),
+                None => Number::Finite(Decimal(Big(-Decimal(Small(*n)).to_big().into_owned()))),
             },
-            Number::Finite(Decimal::Big(d)) => Number::Finite(Decimal::from_big(-d)),
+            Number::Finite(Decimal(Big(d))) => Number::Finite(Decimal::from_big(-d)),
             Number::PositiveInfinity => Number::NegativeInfinity,
             Number::NegativeInfinity => Number::PositiveInfinity,
         }
@@ -349,7 +383,7 @@ impl Number {
 
     pub fn add(&self, other: &Number) -> Result<Number, NumberError> {
         match (self, other) {
-            (Number::Finite(Decimal::Small(a)), Number::Finite(Decimal::Small(b)))
+            (Number::Finite(Decimal(Small(a))), Number::Finite(Decimal(Small(b))))
                 if a.checked_add(*b).is_some() =>
             {
                 Ok(Number::from_i64(a + b))
@@ -368,7 +402,7 @@ impl Number {
 
     pub fn multiply(&self, other: &Number) -> Result<Number, NumberError> {
         match (self, other) {
-            (Number::Finite(Decimal::Small(a)), Number::Finite(Decimal::Small(b)))
+            (Number::Finite(Decimal(Small(a))), Number::Finite(Decimal(Small(b))))
                 if a.checked_mul(*b).is_some() =>
             {
                 Ok(Number::from_i64(a * b))
@@ -392,7 +426,7 @@ impl Number {
         match (self, other) {
             // An exact quotient of small integers (`i64::MIN / -1`
             // overflows, and takes the general path).
-            (Number::Finite(Decimal::Small(a)), Number::Finite(Decimal::Small(b)))
+            (Number::Finite(Decimal(Small(a))), Number::Finite(Decimal(Small(b))))
                 if a.checked_rem(*b) == Some(0) && a.checked_div(*b).is_some() =>
             {
                 Ok(Number::from_i64(a / b))
@@ -411,7 +445,7 @@ impl Number {
         }
         match (self, other) {
             // Truncating, as below: the sign is the dividend's.
-            (Number::Finite(Decimal::Small(a)), Number::Finite(Decimal::Small(b)))
+            (Number::Finite(Decimal(Small(a))), Number::Finite(Decimal(Small(b))))
                 if a.checked_rem(*b).is_some() =>
             {
                 Ok(Number::from_i64(a % b))
@@ -440,8 +474,8 @@ impl Number {
         let d = match self {
             Number::PositiveInfinity => return "+Inf".to_string(),
             Number::NegativeInfinity => return "-Inf".to_string(),
-            Number::Finite(Decimal::Small(n)) => return n.to_string(),
-            Number::Finite(Decimal::Big(d)) => d,
+            Number::Finite(Decimal(Small(n))) => return n.to_string(),
+            Number::Finite(Decimal(Big(d))) => d,
         };
         if d.is_zero() {
             return "0".to_string();
@@ -518,7 +552,7 @@ impl Ord for Number {
             }
         }
         match (self, other) {
-            (Number::Finite(Decimal::Small(a)), Number::Finite(Decimal::Small(b))) => a.cmp(b),
+            (Number::Finite(Decimal(Small(a))), Number::Finite(Decimal(Small(b)))) => a.cmp(b),
             (Number::Finite(a), Number::Finite(b)) => a.to_big().cmp(&b.to_big()),
             _ => rank(self).cmp(&rank(other)),
         }
@@ -572,10 +606,10 @@ mod tests {
         .chain(from_text)
         {
             match (a, b) {
-                (Number::Finite(Decimal::Small(x)), Number::Finite(Decimal::Small(y))) => {
+                (Number::Finite(Decimal(Small(x))), Number::Finite(Decimal(Small(y)))) => {
                     assert_eq!(x, y)
                 }
-                (Number::Finite(Decimal::Big(x)), Number::Finite(Decimal::Big(y))) => {
+                (Number::Finite(Decimal(Big(x))), Number::Finite(Decimal(Big(y)))) => {
                     assert_eq!(x.as_bigint_and_exponent(), y.as_bigint_and_exponent())
                 }
                 other => panic!("{other:?}"),

@@ -101,6 +101,55 @@ pub fn nfc_owned(text: String) -> String {
 }
 
 impl Value {
+    /// Whether the value nests deeper than `levels`, its elements and their
+    /// types counted, each nested type or value one level. Stops as soon as
+    /// it finds that it does, and never recurses.
+    pub fn nests_deeper_than(&self, levels: usize) -> bool {
+        enum Part<'v> {
+            Value(&'v Value),
+            Type(&'v Type),
+        }
+        let mut stack = vec![(Part::Value(self), 1usize)];
+        while let Some((part, depth)) = stack.pop() {
+            if depth > levels {
+                return true;
+            }
+            match part {
+                Part::Value(v) => match v {
+                    Value::List(ty, elements) | Value::Set(ty, elements) => {
+                        stack.push((Part::Type(ty), depth + 1));
+                        stack.extend(elements.iter().map(|e| (Part::Value(e), depth + 1)));
+                    }
+                    Value::Map(ty, entries) => {
+                        stack.push((Part::Type(ty), depth + 1));
+                        stack.extend(entries.values().map(|e| (Part::Value(e), depth + 1)));
+                    }
+                    Value::Tuple(elements) => {
+                        stack.extend(elements.iter().map(|e| (Part::Value(e), depth + 1)));
+                    }
+                    Value::Object(attributes) => {
+                        stack.extend(attributes.values().map(|e| (Part::Value(e), depth + 1)));
+                    }
+                    Value::Null(ty) | Value::Unknown(ty) => stack.push((Part::Type(ty), depth + 1)),
+                    _ => {}
+                },
+                Part::Type(ty) => match ty {
+                    Type::List(e) | Type::Set(e) | Type::Map(e) => {
+                        stack.push((Part::Type(e), depth + 1))
+                    }
+                    Type::Object(attributes) => {
+                        stack.extend(attributes.values().map(|t| (Part::Type(t), depth + 1)))
+                    }
+                    Type::Tuple(elements) => {
+                        stack.extend(elements.iter().map(|t| (Part::Type(t), depth + 1)))
+                    }
+                    _ => {}
+                },
+            }
+        }
+        false
+    }
+
     /// A string value, normalized to NFC.
     pub fn string(text: &str) -> Value {
         Value::String(nfc(text))

@@ -5,7 +5,7 @@
 //! asserts nothing.
 
 use hcl_conformance::subprocess::{ImplementationCommand, Pool};
-use hcl_conformance::suite::{load_suite, Input};
+use hcl_conformance::suite::{load_suite, CaseInput as Input};
 use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};

@@ -1,13 +1,14 @@
 //! Comparing an implementation's outcome with a case's expectation.
 //!
 //! A mismatch names the first difference by its path (`.a[2]: expected
-//! string "x", got number 1`), and shows expected against actual as a diff.
+//! string "x", got number 1`), and shows expected against actual as a diff
+//! of one rendering of both: the answer as JSON.
 
-use crate::outcome::{Body, Outcome};
-use crate::suite::{Expectation, ExpectedBody, ExpectedValue, StaticShape};
-use hcl_interpreter::number::Number;
+use crate::kinds::Body;
+use crate::suite::{Expectation, Expected, ExpectedValue};
+use crate::wire::{Attribute, Outcome};
 use hcl_interpreter::{Phase, Type, Value};
-use std::fmt::Write as _;
+use serde_json::{json, Value as Json};
 
 /// How an outcome differs from an expectation.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -23,16 +24,13 @@ pub struct Mismatch {
 impl Mismatch {
     /// The first difference and a unified diff of the two renderings.
     pub fn report(&self) -> String {
-        let mut out = format!("first difference: {}\n", self.first_difference);
         let diff = similar::TextDiff::from_lines(&self.expected, &self.actual);
-        let _ = write!(
-            out,
-            "{}",
-            diff.unified_diff()
-                .context_radius(3)
-                .header("expected", "actual")
-        );
-        out
+        let diff = diff
+            .unified_diff()
+            .context_radius(3)
+            .header("expected", "actual")
+            .to_string();
+        format!("first difference: {}\n{diff}", self.first_difference)
     }
 }
 
@@ -80,130 +78,43 @@ pub fn check_with(
     outcome: &Outcome,
     grading: &Grading,
 ) -> Result<(), Mismatch> {
-    if grading.parse_only {
-        return check_parsed(expect, outcome, grading);
-    }
     let expect = &weaken(expect, grading);
-    let first_difference = match first_difference(expect, outcome, grading) {
-        None => return Ok(()),
-        Some(difference) => difference,
+    let Some(first_difference) = first_difference(expect, outcome, grading) else {
+        return Ok(());
     };
+    let render = |json: Json| serde_json::to_string_pretty(&json).unwrap_or_default() + "\n";
     Err(Mismatch {
         first_difference,
-        expected: render_expectation(expect),
-        actual: render_outcome(outcome),
+        expected: render(expected_json(expect, grading.parse_only)),
+        actual: render(outcome_json(outcome)),
     })
 }
 
-/// What a parse-only implementation must answer: that the source parses,
-/// or a `parse` error (at a range, when it reports ranges and the case
-/// pins one).
-#[derive(Clone, Debug, PartialEq, Eq)]
-enum ParseExpectation {
-    Parsed,
-    ParseError(Option<String>),
-}
-
-/// The parse-only answers an expectation accepts: a `parse` error stays
-/// one; any other result, errors of later phases included, means the
-/// source parses.
-fn parse_expectations(expect: &Expectation, grading: &Grading, out: &mut Vec<ParseExpectation>) {
-    let accepted = match expect {
-        Expectation::OneOf(options) => {
-            for option in options {
-                parse_expectations(option, grading, out);
-            }
-            return;
-        }
-        Expectation::Error {
-            phase: Phase::Parse,
-            range,
-        } => ParseExpectation::ParseError(range.clone().filter(|_| grading.ranges)),
-        _ => ParseExpectation::Parsed,
-    };
-    if !out.contains(&accepted) {
-        out.push(accepted);
-    }
-}
-
-fn render_parse_expectation(expect: &ParseExpectation) -> String {
-    match expect {
-        ParseExpectation::Parsed => "parsed: true\n".into(),
-        ParseExpectation::ParseError(None) => "error: parse\n".into(),
-        ParseExpectation::ParseError(Some(range)) => format!("error: parse\nrange: {range}\n"),
-    }
-}
-
-fn parse_difference(expect: &ParseExpectation, outcome: &Outcome) -> Option<String> {
-    match (expect, outcome) {
-        (ParseExpectation::Parsed, Outcome::Parsed) => None,
-        (
-            ParseExpectation::ParseError(range),
-            outcome @ Outcome::Error {
-                phase: Phase::Parse,
-                ..
-            },
-        ) => {
-            let range = range.as_ref()?;
-            let ranges = outcome.error_ranges();
-            let shown: Vec<String> = ranges.iter().map(show_range).collect();
-            if ranges.is_empty() || shown.contains(range) {
-                None
-            } else {
-                Some(format!(
-                    "expected a parse error at {range}, got one at {}",
-                    shown.join(", ")
-                ))
-            }
-        }
-        (ParseExpectation::Parsed, _) => Some(format!(
-            "expected the source to parse (`parsed: true`), got {}",
-            describe_outcome(outcome)
-        )),
-        (ParseExpectation::ParseError(_), _) => Some(format!(
-            "expected an error in phase parse, got {}",
-            describe_outcome(outcome)
-        )),
-    }
-}
-
-/// Grades a parse-only implementation's answer.
-fn check_parsed(
-    expect: &Expectation,
-    outcome: &Outcome,
-    grading: &Grading,
-) -> Result<(), Mismatch> {
-    let mut accepted = Vec::new();
-    parse_expectations(expect, grading, &mut accepted);
-    let mut misses = Vec::new();
-    for option in &accepted {
-        match parse_difference(option, outcome) {
-            None => return Ok(()),
-            Some(miss) => misses.push(miss),
-        }
-    }
-    Err(Mismatch {
-        first_difference: if misses.len() == 1 {
-            misses.join("")
-        } else {
-            format!("none of the accepted results: {}", misses.join("; "))
-        },
-        expected: accepted.iter().map(render_parse_expectation).collect(),
-        actual: render_outcome(outcome),
-    })
-}
-
-/// The expectation with what `grading` does not compare taken out: safety
-/// and error ranges.
+/// The expectation with what `grading` does not compare taken out: safety,
+/// error ranges, and for a parse-only implementation all but whether the
+/// source parses: a `parse` error stays one, and any other result, errors
+/// of later phases included, becomes `Result(true)`, "it parses".
 fn weaken(expect: &Expectation, grading: &Grading) -> Expectation {
     match expect {
         Expectation::OneOf(options) => {
-            Expectation::OneOf(options.iter().map(|o| weaken(o, grading)).collect())
+            let mut weakened: Vec<Expectation> = Vec::new();
+            for option in options.iter().map(|o| weaken(o, grading)) {
+                if !weakened.contains(&option) {
+                    weakened.push(option);
+                }
+            }
+            match weakened.len() {
+                1 => weakened.remove(0),
+                _ => Expectation::OneOf(weakened),
+            }
         }
-        Expectation::Error { phase, range } => Expectation::Error {
-            phase: *phase,
-            range: range.clone().filter(|_| grading.ranges),
-        },
+        Expectation::Error { phase, range } if !grading.parse_only || *phase == Phase::Parse => {
+            Expectation::Error {
+                phase: *phase,
+                range: range.clone().filter(|_| grading.ranges),
+            }
+        }
+        _ if grading.parse_only => Expectation::Result(true),
         Expectation::Value {
             ty,
             value,
@@ -220,17 +131,31 @@ fn weaken(expect: &Expectation, grading: &Grading) -> Expectation {
 }
 
 fn first_difference(expect: &Expectation, outcome: &Outcome, grading: &Grading) -> Option<String> {
+    let parse_only = grading.parse_only;
     match (expect, outcome) {
         (Expectation::OneOf(options), _) => {
-            let misses: Vec<String> = options
+            let misses = options
                 .iter()
-                .map(|option| first_difference(option, outcome, grading))
-                .collect::<Option<_>>()?;
+                .map(|option| first_difference(option, outcome, grading));
+            let misses: Vec<String> = misses.collect::<Option<_>>()?;
             Some(format!(
                 "none of the accepted results: {}",
                 misses.join("; ")
             ))
         }
+        (Expectation::Result(true), Outcome::Parsed(true)) if parse_only => None,
+        (Expectation::Error { .. }, outcome)
+            if parse_only && !matches!(outcome, Outcome::Error(_)) =>
+        {
+            Some(format!(
+                "expected an error in phase parse, got {}",
+                describe_outcome(outcome)
+            ))
+        }
+        (Expectation::Result(true), outcome) if parse_only => Some(format!(
+            "expected the source to parse (`parsed: true`), got {}",
+            describe_outcome(outcome)
+        )),
         (
             Expectation::Value {
                 ty,
@@ -240,7 +165,7 @@ fn first_difference(expect: &Expectation, outcome: &Outcome, grading: &Grading) 
             },
             Outcome::Value {
                 value: actual,
-                safety: actual_safety,
+                safety: got,
             },
         ) => {
             let actual_type = actual.ty();
@@ -252,8 +177,8 @@ fn first_difference(expect: &Expectation, outcome: &Outcome, grading: &Grading) 
             if let Some(difference) = compare_value(value, actual, "", *order_any) {
                 return Some(difference);
             }
-            match (safety, actual_safety) {
-                (Some(expected), Some(got)) if expected != got => Some(format!(
+            match (safety, got) {
+                (Some(expected), Some(got)) if *expected != got.0 => Some(format!(
                     "expected a {} conversion, got an {} one",
                     expected.name(),
                     got.name()
@@ -269,48 +194,36 @@ fn first_difference(expect: &Expectation, outcome: &Outcome, grading: &Grading) 
             compare_body(expected, actual, "body", grading)
         }
         (Expectation::Static(expected), Outcome::Static(actual)) if expected == actual => None,
-        (Expectation::Static(expected), Outcome::Static(actual)) => Some(format!(
-            "expected the static result {}, got {}",
-            show_static(expected),
-            show_static(actual)
-        )),
-        (Expectation::Type(ty), Outcome::Type(actual)) if ty == actual => None,
+        (Expectation::Type(ty), Outcome::Type(actual)) if *ty == actual.0 => None,
         (Expectation::Type(ty), Outcome::Type(actual)) => {
-            Some(format!("expected type {ty}, got type {actual}"))
+            Some(format!("expected type {ty}, got type {}", actual.0))
         }
         (Expectation::Result(b), Outcome::Result(actual)) if b == actual => None,
         (Expectation::Result(b), Outcome::Result(actual)) => {
             Some(format!("expected {b}, got {actual}"))
         }
-        (Expectation::Error { phase, range }, outcome @ Outcome::Error { phase: got, .. }) => {
-            let ranges = outcome.error_ranges();
-            if phase != got {
-                return Some(format!(
-                    "expected an error in phase {phase}, got one in phase {got}"
-                ));
-            }
-            let range = range.as_ref()?;
-            if ranges.is_empty() {
-                return None;
-            }
-            let shown: Vec<String> = ranges.iter().map(show_range).collect();
-            if shown.contains(range) {
-                None
-            } else {
-                Some(format!(
-                    "expected an error at {range}, got one at {}",
-                    shown.join(", ")
-                ))
-            }
+        (Expectation::Error { phase, .. }, Outcome::Error(error)) if *phase != *error.phase => {
+            Some(format!(
+                "expected an error in phase {phase}, got one in phase {}",
+                *error.phase
+            ))
         }
+        (
+            Expectation::Error {
+                range: Some(range), ..
+            },
+            Outcome::Error(error),
+        ) => {
+            let ranges = error.ranges();
+            let a = if parse_only { "a parse" } else { "an" };
+            let shown = ranges.join(", ");
+            (!ranges.is_empty() && !ranges.contains(range))
+                .then(|| format!("expected {a} error at {range}, got one at {shown}"))
+        }
+        (Expectation::Error { .. }, Outcome::Error(_)) => None,
         (expect, Outcome::Unsupported(why)) => Some(format!(
             "expected {}, but the implementation does not support the case: {why}",
             describe_expectation(expect)
-        )),
-        (expect, outcome @ Outcome::Error { .. }) => Some(format!(
-            "expected {}, got {}",
-            describe_expectation(expect),
-            describe_outcome(outcome)
         )),
         (expect, outcome) => Some(format!(
             "expected {}, got {}",
@@ -325,66 +238,74 @@ fn first_difference(expect: &Expectation, outcome: &Outcome, grading: &Grading) 
 /// the implementation did not evaluate counts by its presence alone, when
 /// the implementation declares `unevaluated-values`.
 fn compare_body(
-    expected: &ExpectedBody,
-    actual: &Body,
+    expected: &Body<Expected>,
+    actual: &Body<Attribute>,
     path: &str,
     grading: &Grading,
 ) -> Option<String> {
-    let present =
-        |k: &String| actual.attributes.contains_key(k) || actual.unevaluated.contains_key(k);
-    if let Some(missing) = expected.attributes.keys().find(|k| !present(k)) {
+    if let Some(missing) = expected
+        .attributes
+        .keys()
+        .find(|k| !actual.attributes.contains_key(*k))
+    {
         return Some(format!(
-            "{path}: expected the attribute {missing:?}, which is missing"
+            "{path}: expected the attribute {:?}, which is missing",
+            missing.0
         ));
     }
     if let Some(extra) = actual
         .attributes
         .keys()
-        .chain(actual.unevaluated.keys())
         .find(|k| !expected.attributes.contains_key(*k))
     {
-        return Some(format!("{path}: got the unexpected attribute {extra:?}"));
+        return Some(format!(
+            "{path}: got the unexpected attribute {:?}",
+            extra.0
+        ));
     }
-    for (name, (ty, value)) in &expected.attributes {
+    for (name, Expected { ty, value }) in &expected.attributes {
         let at = format!("{path}.{name}");
-        let Some(got) = actual.attributes.get(name) else {
-            if grading.unevaluated_values {
-                continue;
-            }
-            let why = actual.unevaluated.get(name).map_or("", String::as_str);
-            return Some(format!(
-                "{at}: the implementation did not evaluate the attribute ({why}) but does not declare the feature unevaluated-values"
-            ));
+        let got = match &actual.attributes[name] {
+            Attribute::Value(got) => got,
+            Attribute::Unevaluated { .. } if grading.unevaluated_values => continue,
+            Attribute::Unevaluated { unevaluated } => return Some(format!(
+                "{at}: the implementation did not evaluate the attribute ({unevaluated}) but does not declare the feature unevaluated-values"
+            )),
         };
-        let got_type = got.ty();
-        if grading.exact_types && got_type != *ty {
+        if grading.exact_types && got.ty() != *ty {
             return Some(format!(
-                "{at}: expected a value of type {ty}, got one of type {got_type}"
+                "{at}: expected a value of type {ty}, got one of type {}",
+                got.ty()
             ));
         }
         if let Some(difference) = compare_value(value, got, &at, false) {
             return Some(difference);
         }
     }
-    if expected.blocks.len() != actual.blocks.len() {
+    let (e, a) = (&expected.blocks, &actual.blocks);
+    if e.len() != a.len() {
         return Some(format!(
             "{path}: expected {} blocks, got {}",
-            expected.blocks.len(),
-            actual.blocks.len()
+            e.len(),
+            a.len()
         ));
     }
-    for (i, (e, a)) in expected.blocks.iter().zip(&actual.blocks).enumerate() {
+    for (i, (e, a)) in e.iter().zip(a).enumerate() {
         let at = format!("{path}.blocks[{i}]");
         if e.type_name != a.type_name {
             return Some(format!(
                 "{at}: expected a block of type {:?}, got {:?}",
-                e.type_name, a.type_name
+                e.type_name.0, a.type_name.0
             ));
         }
         if e.labels != a.labels {
+            let labels = |l: &[crate::kinds::Text]| {
+                format!("{:?}", l.iter().map(|t| &t.0).collect::<Vec<_>>())
+            };
             return Some(format!(
-                "{at}: expected the labels {:?}, got {:?}",
-                e.labels, a.labels
+                "{at}: expected the labels {}, got {}",
+                labels(&e.labels),
+                labels(&a.labels)
             ));
         }
         if let Some(difference) = compare_body(&e.body, &a.body, &format!("{at}.body"), grading) {
@@ -403,55 +324,12 @@ fn compare_body(
     }
 }
 
-fn show_static(shape: &StaticShape) -> String {
-    render_static(shape).trim_end().replace('\n', " ")
-}
-
-/// A static result, one expression a line.
-fn render_static(shape: &StaticShape) -> String {
-    let mut out = String::new();
-    match shape {
-        StaticShape::List(items) => {
-            out.push_str("list:\n");
-            for item in items {
-                let _ = writeln!(out, "  - {}", quote(item));
-            }
-        }
-        StaticShape::Map(pairs) => {
-            out.push_str("map:\n");
-            for (key, value) in pairs {
-                let _ = writeln!(out, "  - {} => {}", quote(key), quote(value));
-            }
-        }
-        StaticShape::Call { name, arguments } => {
-            let _ = writeln!(out, "call: {}", quote(name));
-            for argument in arguments {
-                let _ = writeln!(out, "  - {}", quote(argument));
-            }
-        }
-        StaticShape::Traversal(steps) => {
-            out.push_str("traversal:\n");
-            for step in steps {
-                let _ = writeln!(out, "  - {}", quote(step));
-            }
-        }
-    }
-    out
-}
-
-fn show_range(range: &hcl_interpreter::diagnostic::Range) -> String {
-    format!(
-        "{}:{}-{}:{}",
-        range.start.line, range.start.column, range.end.line, range.end.column
-    )
-}
-
 fn describe_expectation(expect: &Expectation) -> String {
     match expect {
         Expectation::Value { ty, .. } => format!("a value of type {ty}"),
         Expectation::Type(ty) => format!("the type {ty}"),
         Expectation::Body(_) => "a body".into(),
-        Expectation::Static(shape) => format!("the static result {}", show_static(shape)),
+        Expectation::Static(shape) => format!("the static result {}", json!(shape)),
         Expectation::Result(b) => format!("the answer {b}"),
         Expectation::Error { phase, .. } => format!("an error in phase {phase}"),
         Expectation::OneOf(_) => "one of several results".into(),
@@ -461,23 +339,28 @@ fn describe_expectation(expect: &Expectation) -> String {
 fn describe_outcome(outcome: &Outcome) -> String {
     match outcome {
         Outcome::Value { value, .. } => format!("a value of type {}", value.ty()),
-        Outcome::Type(ty) => format!("the type {ty}"),
+        Outcome::Type(ty) => format!("the type {}", ty.0),
         Outcome::Body(_) => "a body".into(),
-        Outcome::Static(shape) => format!("the static result {}", show_static(shape)),
+        Outcome::Static(shape) => format!("the static result {}", json!(shape)),
         Outcome::Result(b) => format!("the answer {b}"),
-        Outcome::Parsed => "`parsed: true`".into(),
-        Outcome::Error { phase, diagnostics } => match diagnostics.first() {
-            Some(first) if !first.summary.is_empty() => format!(
-                "an error in phase {phase} ({})",
-                crate::run::first_line(&first.summary)
-            ),
-            _ => format!("an error in phase {phase}"),
+        Outcome::Parsed(_) => "`parsed: true`".into(),
+        Outcome::Error(error) => match error.diagnostics.first().map(|d| first_line(&d.summary)) {
+            Some(summary) if !summary.is_empty() => {
+                format!("an error in phase {} ({summary})", *error.phase)
+            }
+            _ => format!("an error in phase {}", *error.phase),
         },
         Outcome::Unsupported(why) => format!("unsupported ({why})"),
+        Outcome::Malformed(why) => format!("`malformed` ({why})"),
         Outcome::Crashed(why) => format!("a crash ({why})"),
         Outcome::TimedOut(why) => format!("no answer in time ({why})"),
         Outcome::Broken(why) => format!("a broken answer ({why})"),
     }
+}
+
+/// The first line of a text, trimmed.
+pub fn first_line(text: &str) -> &str {
+    text.lines().next().unwrap_or("").trim()
 }
 
 /// Compares an expected value with an actual one of the same type.
@@ -494,21 +377,22 @@ fn compare_value(
             format!("{path}: {what}")
         })
     };
+    let elements = |items: &[ExpectedValue], elements: &[Value]| {
+        let mut zipped = items.iter().zip(elements).enumerate();
+        zipped.find_map(|(i, (e, a))| compare_value(e, a, &format!("{path}[{i}]"), false))
+    };
     match (expected, actual) {
         (ExpectedValue::Unknown, Value::Unknown(_)) | (ExpectedValue::Null, Value::Null(_)) => None,
         (ExpectedValue::Unknown, other) => at(format!(
             "expected an unknown value, got {}",
-            show_scalar(other)
+            show_actual(other)
         )),
-        (ExpectedValue::Null, other) => at(format!("expected null, got {}", show_scalar(other))),
+        (ExpectedValue::Null, other) => at(format!("expected null, got {}", show_actual(other))),
         (_, Value::Unknown(_)) => at(format!(
             "expected {}, got an unknown value",
-            show_expected_scalar(expected)
+            show_expected(expected)
         )),
-        (_, Value::Null(_)) => at(format!(
-            "expected {}, got null",
-            show_expected_scalar(expected)
-        )),
+        (_, Value::Null(_)) => at(format!("expected {}, got null", show_expected(expected))),
         (ExpectedValue::String(e), Value::String(a)) if e == a => None,
         (ExpectedValue::Number(e), Value::Number(a)) if e == a => None,
         (ExpectedValue::Bool(e), Value::Bool(a)) if e == a => None,
@@ -518,41 +402,33 @@ fn compare_value(
             },
             Value::Number(a),
         ) => {
-            let within = a
+            let distance = a
                 .subtract(value)
-                .map(|d| if d.signum() < 0 { d.negate() } else { d })
-                .is_ok_and(|d| d <= *tolerance);
-            if within {
-                None
-            } else {
-                at(format!(
-                    "expected {}, got {} (more than {} away)",
-                    show_expected_scalar(expected),
-                    a,
-                    tolerance
-                ))
+                .map(|d| if d.signum() < 0 { d.negate() } else { d });
+            match distance.is_ok_and(|d| d <= *tolerance) {
+                true => None,
+                false => at(format!(
+                    "expected {}, got {a} (more than {tolerance} away)",
+                    show_expected(expected)
+                )),
             }
         }
-        (ExpectedValue::Sequence(items), Value::Set(_, elements)) => {
-            compare_unordered(items, elements, path)
+        (ExpectedValue::Sequence(items), Value::Set(_, actual)) => {
+            compare_unordered(items, actual, path)
         }
-        (ExpectedValue::Sequence(items), Value::List(_, elements) | Value::Tuple(elements)) => {
-            if order_any {
-                return compare_unordered(items, elements, path);
-            }
-            if items.len() != elements.len() {
-                return at(format!(
-                    "expected {} elements, got {}",
-                    items.len(),
-                    elements.len()
-                ));
-            }
-            items
-                .iter()
-                .zip(elements)
-                .enumerate()
-                .find_map(|(i, (e, a))| compare_value(e, a, &format!("{path}[{i}]"), false))
+        (ExpectedValue::Sequence(items), Value::List(_, a) | Value::Tuple(a)) if order_any => {
+            compare_unordered(items, a, path)
         }
+        (ExpectedValue::Sequence(items), Value::List(_, a) | Value::Tuple(a))
+            if items.len() != a.len() =>
+        {
+            at(format!(
+                "expected {} elements, got {}",
+                items.len(),
+                a.len()
+            ))
+        }
+        (ExpectedValue::Sequence(items), Value::List(_, a) | Value::Tuple(a)) => elements(items, a),
         (ExpectedValue::Mapping(entries), Value::Map(_, actual) | Value::Object(actual)) => {
             if let Some(missing) = entries.keys().find(|k| !actual.contains_key(*k)) {
                 return at(format!("expected the key {missing:?}, which is missing"));
@@ -566,8 +442,8 @@ fn compare_value(
         }
         (expected, actual) => at(format!(
             "expected {}, got {}",
-            show_expected_scalar(expected),
-            show_scalar(actual)
+            show_expected(expected),
+            show_actual(actual)
         )),
     }
 }
@@ -576,29 +452,27 @@ fn compare_value(
 /// element.
 fn compare_unordered(items: &[ExpectedValue], elements: &[Value], path: &str) -> Option<String> {
     if items.len() != elements.len() {
+        let at = if path.is_empty() {
+            String::new()
+        } else {
+            format!("{path}: ")
+        };
         return Some(format!(
-            "{}expected {} elements, got {}",
-            if path.is_empty() {
-                String::new()
-            } else {
-                format!("{path}: ")
-            },
+            "{at}expected {} elements, got {}",
             items.len(),
             elements.len()
         ));
     }
     let mut used = vec![false; elements.len()];
     for (i, item) in items.iter().enumerate() {
-        let found = elements
-            .iter()
-            .enumerate()
-            .find(|(j, a)| !used[*j] && compare_value(item, a, "", false).is_none());
+        let found = (0..elements.len())
+            .find(|j| !used[*j] && compare_value(item, &elements[*j], "", false).is_none());
         match found {
-            Some((j, _)) => used[j] = true,
+            Some(j) => used[j] = true,
             None => {
                 return Some(format!(
                     "{path}[{i}]: expected element {} is not among the actual elements (compared without order)",
-                    render_expected_inline(item)
+                    value_json(item)
                 ))
             }
         }
@@ -606,18 +480,17 @@ fn compare_unordered(items: &[ExpectedValue], elements: &[Value], path: &str) ->
     None
 }
 
-fn show_scalar(v: &Value) -> String {
+/// An actual value in a message: a scalar, or its type.
+fn show_actual(v: &Value) -> String {
     match v {
-        Value::String(s) => format!("string {s:?}"),
-        Value::Number(n) => format!("number {n}"),
-        Value::Bool(b) => format!("bool {b}"),
         Value::Null(ty) => format!("null of {ty}"),
         Value::Unknown(ty) => format!("unknown {ty}"),
+        Value::String(_) | Value::Number(_) | Value::Bool(_) => show_expected(&v.into()),
         other => format!("a {}", other.ty()),
     }
 }
 
-fn show_expected_scalar(e: &ExpectedValue) -> String {
+fn show_expected(e: &ExpectedValue) -> String {
     match e {
         ExpectedValue::String(s) => format!("string {s:?}"),
         ExpectedValue::Number(n) => format!("number {n}"),
@@ -630,241 +503,111 @@ fn show_expected_scalar(e: &ExpectedValue) -> String {
     }
 }
 
-/// A rendering tree shared by expected and actual values, so that equal
-/// values render identically and a diff shows only real differences.
-enum Shown {
-    Scalar(String),
-    Sequence(Vec<Shown>),
-    Mapping(Vec<(String, Shown)>),
-}
-
-fn quote(s: &str) -> String {
-    serde_json::to_string(s).unwrap_or_else(|_| format!("{s:?}"))
-}
-
-fn number_text(n: &Number) -> String {
-    n.to_decimal_string()
-}
-
-fn shown_value(v: &Value) -> Shown {
-    match v {
-        Value::Null(_) => Shown::Scalar("null".into()),
-        Value::Unknown(_) => Shown::Scalar("!unknown".into()),
-        Value::String(s) => Shown::Scalar(quote(s)),
-        Value::Number(n) => Shown::Scalar(number_text(n)),
-        Value::Bool(b) => Shown::Scalar(b.to_string()),
-        Value::List(_, e) | Value::Set(_, e) | Value::Tuple(e) => {
-            Shown::Sequence(e.iter().map(shown_value).collect())
-        }
-        Value::Map(_, e) | Value::Object(e) => {
-            Shown::Mapping(e.iter().map(|(k, v)| (quote(k), shown_value(v))).collect())
-        }
-    }
-}
-
-fn shown_expected(e: &ExpectedValue) -> Shown {
+/// An expected value as JSON: numbers exact, `"!unknown"`, `"!approx N"`.
+fn value_json(e: &ExpectedValue) -> Json {
     match e {
-        ExpectedValue::Null => Shown::Scalar("null".into()),
-        ExpectedValue::Unknown => Shown::Scalar("!unknown".into()),
-        ExpectedValue::String(s) => Shown::Scalar(quote(s)),
-        ExpectedValue::Number(n) => Shown::Scalar(number_text(n)),
-        ExpectedValue::Approx { text, .. } => Shown::Scalar(format!("!approx {text}")),
-        ExpectedValue::Bool(b) => Shown::Scalar(b.to_string()),
-        ExpectedValue::Sequence(items) => {
-            Shown::Sequence(items.iter().map(shown_expected).collect())
+        ExpectedValue::Null => Json::Null,
+        ExpectedValue::Unknown => "!unknown".into(),
+        ExpectedValue::String(s) => s.as_str().into(),
+        ExpectedValue::Number(n) => {
+            let text = n.to_decimal_string();
+            text.parse::<serde_json::Number>()
+                .map_or(Json::String(text), Json::Number)
         }
-        ExpectedValue::Mapping(entries) => Shown::Mapping(
+        ExpectedValue::Approx { text, .. } => format!("!approx {text}").into(),
+        ExpectedValue::Bool(b) => (*b).into(),
+        ExpectedValue::Sequence(items) => items.iter().map(value_json).collect(),
+        ExpectedValue::Mapping(entries) => Json::Object(
             entries
                 .iter()
-                .map(|(k, v)| (quote(k), shown_expected(v)))
+                .map(|(k, v)| (k.clone(), value_json(v)))
                 .collect(),
         ),
     }
 }
 
-fn render_shown(shown: &Shown, indent: usize, out: &mut String) {
-    let pad = "  ".repeat(indent);
-    match shown {
-        Shown::Scalar(s) => {
-            let _ = writeln!(out, " {s}");
-        }
-        Shown::Sequence(items) if items.is_empty() => {
-            let _ = writeln!(out, " []");
-        }
-        Shown::Mapping(entries) if entries.is_empty() => {
-            let _ = writeln!(out, " {{}}");
-        }
-        Shown::Sequence(items) => {
-            out.push('\n');
-            for item in items {
-                let _ = write!(out, "{pad}-");
-                render_shown(item, indent + 1, out);
-            }
-        }
-        Shown::Mapping(entries) => {
-            out.push('\n');
-            for (k, v) in entries {
-                let _ = write!(out, "{pad}{k}:");
-                render_shown(v, indent + 1, out);
-            }
-        }
+fn typed_json(ty: &Type, value: &ExpectedValue) -> Json {
+    json!({ "type": ty.to_string(), "value": value_json(value) })
+}
+
+/// A body as JSON, its attributes written by `attribute`.
+fn body_json<A>(body: &Body<A>, attribute: &dyn Fn(&A) -> Json) -> Json {
+    let attributes = body
+        .attributes
+        .iter()
+        .map(|(k, v)| (k.0.clone(), attribute(v)));
+    let blocks = body
+        .blocks
+        .iter()
+        .map(|b| json!({ "type": b.type_name, "labels": b.labels, "body": body_json(&b.body, attribute) }));
+    let mut json = json!({ "attributes": Json::Object(attributes.collect()), "blocks": blocks.collect::<Vec<_>>() });
+    if let Some(remain) = &body.remain {
+        json["remain"] = body_json(remain, attribute);
     }
+    json
 }
 
-fn render_typed(ty: &Type, shown: &Shown) -> String {
-    let mut out = format!("type: {ty}\nvalue:");
-    render_shown(shown, 1, &mut out);
-    out
-}
-
-fn render_expected_inline(e: &ExpectedValue) -> String {
-    let mut out = String::new();
-    render_shown(&shown_expected(e), 0, &mut out);
-    out.trim().replace('\n', " ")
-}
-
-/// Renders an expectation in the same shape as [`render_outcome`].
-pub fn render_expectation(expect: &Expectation) -> String {
+/// An expectation as the answer that meets it (for a parse-only
+/// implementation, `Result(true)` is `parsed: true`).
+fn expected_json(expect: &Expectation, parse_only: bool) -> Json {
     match expect {
         Expectation::Value {
             ty, value, safety, ..
         } => {
-            let mut out = render_typed(ty, &shown_expected(value));
+            let mut json = json!({ "value": typed_json(ty, value) });
             if let Some(safety) = safety {
-                let _ = writeln!(out, "safety: {}", safety.name());
+                json["safety"] = safety.name().into();
             }
-            out
+            json
         }
-        Expectation::Type(ty) => format!("type: {ty}\n"),
+        Expectation::Type(ty) => json!({ "type": ty.to_string() }),
         Expectation::Body(body) => {
-            let mut out = String::from("body:");
-            render_shown(&shown_expected_body(body), 1, &mut out);
-            out
+            json!({ "body": body_json(body, &|e| typed_json(&e.ty, &e.value)) })
         }
-        Expectation::Static(shape) => render_static(shape),
-        Expectation::Result(b) => format!("result: {b}\n"),
-        Expectation::Error { phase, range } => match range {
-            Some(range) => format!("error: {phase}\nrange: {range}\n"),
-            None => format!("error: {phase}\n"),
-        },
+        Expectation::Static(shape) => json!(shape),
+        Expectation::Result(b) if parse_only => json!({ "parsed": b }),
+        Expectation::Result(b) => json!({ "result": b }),
+        Expectation::Error {
+            phase,
+            range: Some(range),
+        } => {
+            json!({ "error": phase.name(), "range": range })
+        }
+        Expectation::Error { phase, range: None } => json!({ "error": phase.name() }),
         Expectation::OneOf(options) => {
-            let mut out = String::from("one of:\n");
-            for option in options {
-                for line in render_expectation(option).lines() {
-                    let _ = writeln!(out, "  | {line}");
-                }
-                out.push_str("  ---\n");
-            }
-            out
+            json!({ "one-of": options.iter().map(|o| expected_json(o, parse_only)).collect::<Vec<_>>() })
         }
     }
 }
 
-/// Renders an outcome for a diff.
-pub fn render_outcome(outcome: &Outcome) -> String {
+/// An expectation as `show` and a diff show it.
+pub fn render_expectation(expect: &Expectation) -> String {
+    serde_json::to_string_pretty(&expected_json(expect, false)).unwrap_or_default()
+}
+
+/// An outcome in the shape of [`expected_json`].
+fn outcome_json(outcome: &Outcome) -> Json {
+    let value = |v: &Value| typed_json(&v.ty(), &v.into());
     match outcome {
-        Outcome::Value { value, safety } => {
-            let mut out = render_typed(&value.ty(), &shown_value(value));
+        Outcome::Value { value: v, safety } => {
+            let mut json = json!({ "value": value(v) });
             if let Some(safety) = safety {
-                let _ = writeln!(out, "safety: {}", safety.name());
+                json["safety"] = safety.name().into();
             }
-            out
+            json
         }
-        Outcome::Type(ty) => format!("type: {ty}\n"),
-        Outcome::Body(body) => {
-            let mut out = String::from("body:");
-            render_shown(&shown_body(body), 1, &mut out);
-            out
-        }
-        Outcome::Static(shape) => render_static(shape),
-        Outcome::Result(b) => format!("result: {b}\n"),
-        Outcome::Parsed => "parsed: true\n".into(),
-        Outcome::Error { phase, diagnostics } => {
-            let mut out = format!("error: {phase}\n");
-            if let Some(range) = diagnostics.iter().find_map(|d| d.range) {
-                let _ = writeln!(out, "range: {}", show_range(&range));
-            }
-            out
-        }
-        Outcome::Unsupported(why) => format!("unsupported: {why}\n"),
-        Outcome::Crashed(why) => format!("CRASH: {why}\n"),
-        Outcome::TimedOut(why) => format!("TIMEOUT: {why}\n"),
-        Outcome::Broken(why) => format!("broken answer: {why}\n"),
+        Outcome::Type(ty) => json!({ "type": ty.0.to_string() }),
+        Outcome::Body(body) => json!({ "body": body_json(body, &|a| match a {
+            Attribute::Value(v) => value(v),
+            Attribute::Unevaluated { unevaluated } => json!({ "unevaluated": unevaluated }),
+        }) }),
+        Outcome::Error(error) => match error.ranges().first() {
+            Some(range) => json!({ "error": error.phase.name(), "range": range }),
+            None => json!({ "error": error.phase.name() }),
+        },
+        Outcome::Crashed(why) => json!({ "crash": why }),
+        Outcome::TimedOut(why) => json!({ "timeout": why }),
+        Outcome::Broken(why) => json!({ "broken": why }),
+        answer => json!(answer),
     }
-}
-
-fn typed(ty: &Type, value: Shown) -> Shown {
-    Shown::Mapping(vec![
-        ("type".into(), Shown::Scalar(ty.to_string())),
-        ("value".into(), value),
-    ])
-}
-
-fn shown_body(body: &Body) -> Shown {
-    let mut attributes: Vec<(&String, Shown)> = body
-        .attributes
-        .iter()
-        .map(|(k, v)| (k, typed(&v.ty(), shown_value(v))))
-        .chain(
-            body.unevaluated
-                .iter()
-                .map(|(k, why)| (k, Shown::Scalar(format!("!unevaluated {}", quote(why))))),
-        )
-        .collect();
-    attributes.sort_by(|a, b| a.0.cmp(b.0));
-    let attributes = attributes.into_iter().map(|(k, v)| (quote(k), v)).collect();
-    let mut shown = vec![
-        ("attributes".into(), Shown::Mapping(attributes)),
-        (
-            "blocks".into(),
-            Shown::Sequence(
-                body.blocks
-                    .iter()
-                    .map(|b| shown_block(&b.type_name, &b.labels, shown_body(&b.body)))
-                    .collect(),
-            ),
-        ),
-    ];
-    if let Some(remain) = &body.remain {
-        shown.push(("remain".into(), shown_body(remain)));
-    }
-    Shown::Mapping(shown)
-}
-
-fn shown_expected_body(body: &ExpectedBody) -> Shown {
-    let mut shown = vec![
-        (
-            "attributes".into(),
-            Shown::Mapping(
-                body.attributes
-                    .iter()
-                    .map(|(k, (ty, v))| (quote(k), typed(ty, shown_expected(v))))
-                    .collect(),
-            ),
-        ),
-        (
-            "blocks".into(),
-            Shown::Sequence(
-                body.blocks
-                    .iter()
-                    .map(|b| shown_block(&b.type_name, &b.labels, shown_expected_body(&b.body)))
-                    .collect(),
-            ),
-        ),
-    ];
-    if let Some(remain) = &body.remain {
-        shown.push(("remain".into(), shown_expected_body(remain)));
-    }
-    Shown::Mapping(shown)
-}
-
-fn shown_block(type_name: &str, labels: &[String], body: Shown) -> Shown {
-    Shown::Mapping(vec![
-        ("type".into(), Shown::Scalar(quote(type_name))),
-        (
-            "labels".into(),
-            Shown::Sequence(labels.iter().map(|l| Shown::Scalar(quote(l))).collect()),
-        ),
-        ("body".into(), body),
-    ])
 }

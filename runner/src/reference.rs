@@ -1,160 +1,151 @@
-//! The reference interpreter, run in-process.
+//! The reference interpreter, run in-process: one arm per case kind, each
+//! calling one public interpreter function.
 
-use crate::outcome::{Block, Body, Outcome};
-use crate::suite::{Input, StaticShape, Syntax};
-use hcl_interpreter::bodies::{self, BodyContent, BodySpec};
+use crate::kinds::{self, Block, Body, Input, StaticShape, Syntax, Text};
+use crate::wire::{Attribute, ErrorAnswer, Outcome, Ty, Val};
+use hcl_interpreter::bodies::{self, BodyContent};
+use hcl_interpreter::convert::Safety;
 use hcl_interpreter::diagnostic::Range;
 use hcl_interpreter::eval_context::Budget;
+use hcl_interpreter::functions::FunctionTable;
 use hcl_interpreter::static_analysis::{StaticResult, TraversalStep};
 use hcl_interpreter::{
-    convert, json, native, operations, typeexpr, unify, Diagnostic, EvalContext, Phase, Value,
+    config, convert, json, native, operations, typeexpr, unify, Diagnostic, EvalContext, Type,
+    Value,
 };
 use std::collections::BTreeMap;
+use std::ops::Deref;
 
-fn error(diagnostic: Diagnostic) -> Outcome {
-    errors(vec![diagnostic])
+fn errors(diagnostics: &[Diagnostic]) -> Outcome {
+    Outcome::Error(ErrorAnswer::from_diagnostics(diagnostics))
+}
+
+fn value(value: Value, safety: Option<Safety>) -> Outcome {
+    Outcome::Value {
+        value: Val(value),
+        safety: safety.map(kinds::Named),
+    }
+}
+
+fn value_or_errors(result: Result<Value, Vec<Diagnostic>>) -> Outcome {
+    result.map_or_else(|d| errors(&d), |v| value(v, None))
+}
+
+/// The variables of a case, as the interpreter takes them.
+fn variables<V: Deref<Target = Value>>(variables: &BTreeMap<Text, V>) -> BTreeMap<String, Value> {
+    variables
+        .iter()
+        .map(|(k, v)| (k.0.clone(), (**v).clone()))
+        .collect()
 }
 
 /// The evaluation context of a case: its variables, and an evaluation
 /// budget of `budget` units.
-fn context(variables: &BTreeMap<String, Value>, budget: u64) -> EvalContext {
+fn context(variables: BTreeMap<String, Value>, budget: u64) -> EvalContext {
     EvalContext {
-        variables: variables.clone(),
+        variables,
         budget: Budget::new(budget),
         ..EvalContext::default()
     }
 }
 
-/// The first diagnostic's phase, and the ranges of all of them.
-fn errors(diagnostics: Vec<Diagnostic>) -> Outcome {
-    Outcome::Error {
-        phase: diagnostics.first().map_or(Phase::Eval, |d| d.phase),
-        diagnostics,
-    }
-}
-
-fn value_or_errors(result: Result<Value, Vec<Diagnostic>>) -> Outcome {
-    match result {
-        Ok(value) => Outcome::Value {
-            value,
-            safety: None,
-        },
-        Err(diagnostics) => errors(diagnostics),
-    }
-}
-
-fn body_outcome(mut body: native::Body) -> Body {
+fn content_outcome(mut content: BodyContent) -> Body<Attribute> {
     Body {
-        attributes: std::mem::take(&mut body.attributes),
-        blocks: std::mem::take(&mut body.blocks)
+        attributes: attributes(std::mem::take(&mut content.attributes)),
+        blocks: std::mem::take(&mut content.blocks)
             .into_iter()
-            .map(|b| Block {
-                type_name: b.type_name,
-                labels: b.labels,
-                body: body_outcome(b.body),
+            .map(|mut b| {
+                let body = content_outcome(std::mem::take(&mut b.body));
+                block(
+                    std::mem::take(&mut b.type_name),
+                    std::mem::take(&mut b.labels),
+                    body,
+                )
             })
             .collect(),
-        remain: None,
-        unevaluated: BTreeMap::new(),
+        remain: content.remain.take().map(|r| Box::new(content_outcome(*r))),
     }
 }
 
-fn content_outcome(content: BodyContent) -> Body {
-    Body {
-        attributes: content.attributes,
-        blocks: content
-            .blocks
-            .into_iter()
-            .map(|b| Block {
-                type_name: b.type_name,
-                labels: b.labels,
-                body: content_outcome(b.body),
-            })
-            .collect(),
-        remain: content.remain.map(|r| Box::new(content_outcome(*r))),
-        unevaluated: BTreeMap::new(),
+fn attributes(values: BTreeMap<String, Value>) -> BTreeMap<Text, Attribute> {
+    values
+        .into_iter()
+        .map(|(k, v)| (Text(k), Attribute::Value(Val(v))))
+        .collect()
+}
+
+fn block(type_name: String, labels: Vec<String>, body: Body<Attribute>) -> Block<Attribute> {
+    Block {
+        type_name: Text(type_name),
+        labels: labels.into_iter().map(Text).collect(),
+        body,
     }
 }
 
 /// A `config` case: the file's body processed as the case says
 /// (suite/README.md, "Bodies and schemas").
-fn run_config(
-    syntax: Syntax,
-    config: &str,
-    variables: &BTreeMap<String, Value>,
-    extensions: &[String],
-    schema: Option<&BodySpec>,
-    literal_only: bool,
-    budget: u64,
-) -> Outcome {
-    let ctx = if literal_only {
-        if let Err(diagnostic) = bodies::check_literal_only(variables) {
-            return error(diagnostic);
+fn run_config<V: Deref<Target = Value>>(c: &kinds::Config<V>, budget: u64) -> Outcome {
+    let ctx = if c.literal_only {
+        if let Err(diagnostic) = bodies::check_literal_only(&variables(&c.variables)) {
+            return errors(&[diagnostic]);
         }
         EvalContext {
             budget: Budget::new(budget),
             ..EvalContext::literal_only_mode()
         }
     } else {
-        context(variables, budget)
+        context(variables(&c.variables), budget)
     };
-    let mode = (!literal_only).then_some(&ctx);
-    let dynblock = extensions.iter().any(|e| e == "dynblock");
-    let processed = match (syntax, schema) {
-        (Syntax::Native, None) => {
-            return match native::eval_config_with_extensions(config, &ctx, dynblock) {
-                Ok(body) => Outcome::Body(body_outcome(body)),
-                Err(diagnostics) => errors(diagnostics),
-            }
-        }
-        _ if !extensions.is_empty() => return Outcome::Unsupported(
-            "the reference interpreter applies extensions to native bodies without a schema only"
-                .into(),
-        ),
-        (Syntax::Native, Some(spec)) => native::process_config(config, spec, mode),
-        // Without a schema a JSON body is read in the dynamic attributes
-        // mode (suite/README.md).
-        (Syntax::Json, spec) => {
-            json::process_config(config, spec.unwrap_or(&BodySpec::Attributes), mode)
-        }
+    let mode = (!c.literal_only).then_some(&ctx);
+    let dynamic_blocks = c.extensions.iter().any(|e| &**e == "dynblock");
+    let schema = match c.schema.as_ref().map(|s| s.to_body_spec(0)).transpose() {
+        Ok(schema) => schema,
+        Err(why) => return Outcome::Malformed(format!("`schema`: {why}")),
     };
-    match processed {
+    // Without a schema a JSON body is read in the dynamic attributes mode
+    // (suite/README.md).
+    let syntax = match *c.syntax {
+        Syntax::Native => config::Syntax::Native,
+        Syntax::Json => config::Syntax::Json,
+    };
+    match config::process_config(syntax, &c.config, schema.as_ref(), mode, dynamic_blocks) {
         Ok(content) => Outcome::Body(content_outcome(content)),
-        Err(diagnostics) => errors(diagnostics),
+        Err(diagnostics) => errors(&diagnostics),
     }
-}
-
-/// The source text of an expression's range.
-fn text(source: &str, range: &Range) -> String {
-    source
-        .get(range.start.byte..range.end.byte)
-        .unwrap_or("")
-        .to_string()
 }
 
 /// A static result with expressions as their source text and traversal
 /// steps as `.name` and `[KEY]` (KEY in JSON: a decimal number, a string, a
 /// bool or null).
 fn static_shape(source: &str, result: StaticResult) -> StaticShape {
+    let text = |range: &Range| {
+        Text(
+            source
+                .get(range.start.byte..range.end.byte)
+                .unwrap_or("")
+                .into(),
+        )
+    };
     match result {
-        StaticResult::List(items) => {
-            StaticShape::List(items.iter().map(|r| text(source, r)).collect())
-        }
+        StaticResult::List(items) => StaticShape::List(items.iter().map(text).collect()),
         StaticResult::Map(pairs) => StaticShape::Map(
             pairs
                 .iter()
-                .map(|(k, v)| (text(source, k), text(source, v)))
+                .map(|(k, v)| kinds::Pair {
+                    key: text(k),
+                    value: text(v),
+                })
                 .collect(),
         ),
-        StaticResult::Call { name, arguments } => StaticShape::Call {
-            name,
-            arguments: arguments.iter().map(|r| text(source, r)).collect(),
-        },
+        StaticResult::Call { name, arguments } => StaticShape::Call(kinds::Call {
+            name: Text(name),
+            arguments: arguments.iter().map(text).collect(),
+        }),
         StaticResult::Traversal(traversal) => {
-            let mut steps = vec![traversal.root];
+            let mut steps = vec![Text(traversal.root)];
             steps.extend(traversal.steps.into_iter().map(|step| match step {
-                TraversalStep::Attribute(name) => format!(".{name}"),
-                TraversalStep::Index(key) => format!("[{}]", key_json(&key)),
+                TraversalStep::Attribute(name) => Text(format!(".{name}")),
+                TraversalStep::Index(key) => Text(format!("[{}]", key_json(&key))),
             }));
             StaticShape::Traversal(steps)
         }
@@ -172,99 +163,70 @@ fn key_json(key: &Value) -> String {
 
 /// Runs one case's input through the reference interpreter, with the
 /// default evaluation budget.
-pub fn run(input: &Input) -> Outcome {
+pub fn run<T: Deref<Target = Type>, V: Deref<Target = Value>>(input: &Input<T, V>) -> Outcome {
     run_with_budget(input, Budget::DEFAULT_LIMIT)
 }
 
 /// Runs one case's input through the reference interpreter, evaluating
 /// with a budget of `budget` units (see [`Budget`]).
-pub fn run_with_budget(input: &Input, budget: u64) -> Outcome {
+pub fn run_with_budget<T: Deref<Target = Type>, V: Deref<Target = Value>>(
+    input: &Input<T, V>,
+    budget: u64,
+) -> Outcome {
     match input {
-        Input::Convert { value, to } => match convert::convert(value, to) {
-            Ok(converted) => Outcome::Value {
-                value: converted.value,
-                safety: Some(converted.safety),
-            },
-            Err(diagnostic) => error(diagnostic),
+        Input::Convert(c) => match convert::convert(&c.value, &c.to) {
+            Ok(converted) => value(converted.value, Some(converted.safety)),
+            Err(diagnostic) => errors(&[diagnostic]),
         },
-        Input::Unify { types } => match unify::unify(types) {
-            Ok(ty) => Outcome::Type(ty),
-            Err(diagnostic) => error(diagnostic),
-        },
-        Input::Identical { types: [a, b] } => Outcome::Result(a.is_identical(b)),
-        Input::Matches { ty, spec } => Outcome::Result(ty.matches(spec)),
-        Input::Operation { op, operands } => match operations::apply(*op, operands) {
-            Ok(value) => Outcome::Value {
-                value,
-                safety: None,
-            },
-            Err(diagnostic) => error(diagnostic),
-        },
-        Input::Expr {
-            expr,
-            variables,
-            extensions,
-        } => {
-            let ctx = EvalContext {
-                typeexpr: extensions.iter().any(|e| e == "typeexpr"),
-                ..context(variables, budget)
-            };
-            value_or_errors(native::eval_expression(expr, &ctx))
+        Input::Unify(u) => {
+            let types: Vec<Type> = u.types.iter().map(|t| (**t).clone()).collect();
+            match unify::unify(&types) {
+                Ok(ty) => Outcome::Type(Ty(ty)),
+                Err(diagnostic) => errors(&[diagnostic]),
+            }
         }
-        Input::TypeExpr {
-            syntax,
-            expr,
-            constraint,
-        } => {
-            let mode = if *constraint {
+        Input::Identical(i) => Outcome::Result(i.types[0].is_identical(&i.types[1])),
+        Input::Matches(m) => Outcome::Result(m.ty.matches(&m.spec)),
+        Input::Operation(o) => {
+            let operands: Vec<Value> = o.operands.iter().map(|v| (**v).clone()).collect();
+            match operations::apply(*o.op, &operands) {
+                Ok(v) => value(v, None),
+                Err(diagnostic) => errors(&[diagnostic]),
+            }
+        }
+        Input::Expr(e) => {
+            let mut ctx = context(variables(&e.variables), budget);
+            if e.extensions.iter().any(|e| &**e == "typeexpr") {
+                ctx.functions = Some(FunctionTable::conformance().with(typeexpr::convert_entry()));
+            }
+            value_or_errors(native::eval_expression(&e.expr, &ctx))
+        }
+        Input::TypeExpr(t) => {
+            let mode = if t.constraint {
                 typeexpr::Mode::TypeConstraint
             } else {
                 typeexpr::Mode::Type
             };
-            let read = match syntax {
-                Syntax::Native => typeexpr::native_type(expr, mode),
-                Syntax::Json => typeexpr::json_type(expr, mode),
+            let read = match *t.syntax {
+                Syntax::Native => typeexpr::native_type(&t.expr, mode),
+                Syntax::Json => typeexpr::json_type(&t.expr, mode),
             };
-            match read {
-                Ok(ty) => Outcome::Type(ty),
-                Err(diagnostics) => errors(diagnostics),
-            }
+            read.map_or_else(|d| errors(&d), |ty| Outcome::Type(Ty(ty)))
         }
-        Input::Template {
-            template,
-            variables,
-        } => value_or_errors(native::eval_template(template, &context(variables, budget))),
-        Input::Config {
-            syntax,
-            config,
-            variables,
-            extensions,
-            schema,
-            literal_only,
-        } => run_config(
-            *syntax,
-            config,
-            variables,
-            extensions,
-            schema.as_ref(),
-            *literal_only,
-            budget,
-        ),
-        Input::Static {
-            syntax: Syntax::Native,
-            expr,
-            analysis,
-        } => match native::static_analysis::analyze(expr, *analysis) {
-            Ok(result) => Outcome::Static(static_shape(expr, result)),
-            Err(diagnostics) => errors(diagnostics),
-        },
-        Input::Static {
-            syntax: Syntax::Json,
-            expr,
-            analysis,
-        } => match json::analyze(expr, *analysis) {
-            Ok(result) => Outcome::Static(static_shape(expr, result)),
-            Err(diagnostics) => errors(diagnostics),
-        },
+        Input::Template(t) => {
+            let ctx = context(variables(&t.variables), budget);
+            value_or_errors(native::eval_template(&t.template, &ctx))
+        }
+        Input::Config(c) => run_config(c, budget),
+        Input::Static(s) => {
+            let result = match *s.syntax {
+                Syntax::Native => native::static_analysis::analyze(&s.expr, *s.analysis),
+                Syntax::Json => json::analyze(&s.expr, *s.analysis),
+            };
+            result.map_or_else(
+                |d| errors(&d),
+                |r| Outcome::Static(static_shape(&s.expr, r)),
+            )
+        }
     }
 }

@@ -6,13 +6,14 @@
 //! `suite/finished-areas.txt` names the sections whose coverage must stay
 //! complete.
 
-use serde::Deserialize;
+use crate::areas::{self, area_of};
+use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::path::Path;
 
 /// One normative statement of a spec document.
-#[derive(Clone, Debug, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Requirement {
     pub id: String,
     /// The document's file name: `spec.md`, `hclsyntax-spec.md`...
@@ -22,7 +23,7 @@ pub struct Requirement {
     pub text: String,
     pub kind: String,
     pub testable: bool,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ambiguity: Option<String>,
 }
 
@@ -33,6 +34,12 @@ pub struct Requirements {
     index: BTreeMap<String, usize>,
 }
 
+/// The non-blank lines of a JSON-lines file, numbered from 1.
+fn json_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    let lines = text.lines().enumerate().map(|(i, l)| (i + 1, l));
+    lines.filter(|(_, l)| !l.trim().is_empty())
+}
+
 impl Requirements {
     /// Loads the list and applies the overrides.
     pub fn load(suite_dir: &Path) -> Result<Requirements, String> {
@@ -40,26 +47,17 @@ impl Requirements {
         let text = std::fs::read_to_string(&path)
             .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
         let mut requirements = Requirements::default();
-        for (i, line) in text
-            .lines()
-            .enumerate()
-            .filter(|(_, l)| !l.trim().is_empty())
-        {
-            let requirement: Requirement = serde_json::from_str(line)
-                .map_err(|e| format!("{}:{}: {e}", path.display(), i + 1))?;
+        for (line, json) in json_lines(&text) {
+            let requirement = serde_json::from_str(json)
+                .map_err(|e| format!("{}:{line}: {e}", path.display()))?;
             requirements.insert(requirement);
         }
         let overrides = suite_dir.join("requirements-overrides.jsonl");
-        if let Ok(text) = std::fs::read_to_string(&overrides) {
-            for (i, line) in text
-                .lines()
-                .enumerate()
-                .filter(|(_, l)| !l.trim().is_empty())
-            {
-                requirements
-                    .apply_override(line)
-                    .map_err(|e| format!("{}:{}: {e}", overrides.display(), i + 1))?;
-            }
+        let text = std::fs::read_to_string(&overrides).unwrap_or_default();
+        for (line, json) in json_lines(&text) {
+            requirements
+                .apply_override(json)
+                .map_err(|e| format!("{}:{line}: {e}", overrides.display()))?;
         }
         Ok(requirements)
     }
@@ -76,28 +74,20 @@ impl Requirements {
 
     /// Applies one override line: its fields replace the requirement's.
     fn apply_override(&mut self, line: &str) -> Result<(), String> {
-        let mut fields: serde_json::Map<String, serde_json::Value> =
-            serde_json::from_str(line).map_err(|e| e.to_string())?;
-        if !fields.contains_key("why") {
-            return Err("an override says `why`".into());
-        }
-        fields.remove("why");
+        type Fields = serde_json::Map<String, serde_json::Value>;
+        let mut fields: Fields = serde_json::from_str(line).map_err(|e| e.to_string())?;
+        fields.remove("why").ok_or("an override says `why`")?;
         let id = fields
             .get("id")
             .and_then(|v| v.as_str())
-            .ok_or("an override names an `id`")?
-            .to_string();
-        let mut merged = match self.get(&id) {
-            Some(r) => serde_json::to_value(RequirementJson::from(r))
-                .map_err(|e| e.to_string())?
-                .as_object()
-                .cloned()
-                .unwrap_or_default(),
-            None => serde_json::Map::new(),
+            .ok_or("an override names an `id`")?;
+        let mut merged: Fields = match self.get(id) {
+            Some(r) => serde_json::from_value(serde_json::to_value(r).map_err(|e| e.to_string())?)
+                .map_err(|e| e.to_string())?,
+            None => Fields::new(),
         };
         merged.extend(fields);
-        let requirement: Requirement =
-            serde_json::from_value(serde_json::Value::Object(merged)).map_err(|e| e.to_string())?;
+        let requirement = serde_json::from_value(merged.into()).map_err(|e| e.to_string())?;
         self.insert(requirement);
         Ok(())
     }
@@ -116,55 +106,19 @@ impl Requirements {
     }
 }
 
-#[derive(serde::Serialize)]
-struct RequirementJson<'a> {
-    id: &'a str,
-    doc: &'a str,
-    section: &'a str,
-    anchor: &'a str,
-    text: &'a str,
-    kind: &'a str,
-    testable: bool,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    ambiguity: Option<&'a str>,
-}
-
-impl<'a> From<&'a Requirement> for RequirementJson<'a> {
-    fn from(r: &'a Requirement) -> Self {
-        RequirementJson {
-            id: &r.id,
-            doc: &r.doc,
-            section: &r.section,
-            anchor: &r.anchor,
-            text: &r.text,
-            kind: &r.kind,
-            testable: r.testable,
-            ambiguity: r.ambiguity.as_deref(),
-        }
-    }
-}
-
 /// The requirement ids that the spec-notes settle: those named on a
 /// `Requirements:` line of a note under `spec-notes/`.
 pub fn ids_settled_by_notes(notes_dir: &Path) -> BTreeSet<String> {
-    let mut ids = BTreeSet::new();
-    for entry in walkdir::WalkDir::new(notes_dir)
+    let notes = walkdir::WalkDir::new(notes_dir)
         .into_iter()
         .filter_map(Result::ok)
-        .filter(|e| e.path().extension().is_some_and(|x| x == "md"))
-    {
-        let Ok(text) = std::fs::read_to_string(entry.path()) else {
-            continue;
-        };
-        for line in text.lines() {
-            if let Some(list) = line.strip_prefix("Requirements:") {
-                ids.extend(
-                    list.split([',', ' '])
-                        .map(|id| id.trim().trim_matches('`'))
-                        .filter(|id| !id.is_empty())
-                        .map(str::to_string),
-                );
-            }
+        .filter(|e| e.path().extension().is_some_and(|x| x == "md"));
+    let texts = notes.filter_map(|e| std::fs::read_to_string(e.path()).ok());
+    let mut ids = BTreeSet::new();
+    for text in texts {
+        for list in text.lines().filter_map(|l| l.strip_prefix("Requirements:")) {
+            let listed = list.split([',', ' ']).map(|id| id.trim().trim_matches('`'));
+            ids.extend(listed.filter(|id| !id.is_empty()).map(str::to_string));
         }
     }
     ids
@@ -183,6 +137,13 @@ pub struct SectionCoverage {
     pub unexplained: Vec<String>,
 }
 
+impl SectionCoverage {
+    /// The area of the suite the section is in.
+    pub fn area(&self) -> &'static str {
+        area_of(&format!("{}#{}", self.doc, self.anchor))
+    }
+}
+
 /// Coverage of every section, in the order of the requirement list.
 pub fn coverage(
     requirements: &Requirements,
@@ -191,21 +152,18 @@ pub fn coverage(
 ) -> Vec<SectionCoverage> {
     let mut sections: Vec<SectionCoverage> = Vec::new();
     for r in requirements.iter() {
-        let at = match sections
+        let found = sections
             .iter()
-            .position(|s| s.doc == r.doc && s.anchor == r.anchor)
-        {
-            Some(at) => at,
-            None => {
-                sections.push(SectionCoverage {
-                    doc: r.doc.clone(),
-                    anchor: r.anchor.clone(),
-                    section: r.section.clone(),
-                    ..Default::default()
-                });
-                sections.len() - 1
-            }
-        };
+            .position(|s| s.doc == r.doc && s.anchor == r.anchor);
+        let at = found.unwrap_or_else(|| {
+            sections.push(SectionCoverage {
+                doc: r.doc.clone(),
+                anchor: r.anchor.clone(),
+                section: r.section.clone(),
+                ..Default::default()
+            });
+            sections.len() - 1
+        });
         let s = &mut sections[at];
         if r.testable {
             s.testable += 1;
@@ -248,59 +206,51 @@ pub fn finished_areas(suite_dir: &Path) -> Result<Vec<(String, String)>, String>
     Ok(areas)
 }
 
-/// The coverage report: per document and section, covered/testable, and the
-/// uncovered and unexplained ids.
+/// The coverage report: per area of the suite and section,
+/// covered/testable, and the uncovered and unexplained ids.
 pub fn render_coverage(sections: &[SectionCoverage], finished: &[(String, String)]) -> String {
     let mut out = String::new();
-    let mut doc = "";
-    let (mut all_testable, mut all_covered) = (0, 0);
-    for s in sections {
-        if s.doc != doc {
-            doc = &s.doc;
-            let (t, c) = sections
-                .iter()
-                .filter(|x| x.doc == doc)
-                .fold((0, 0), |(t, c), x| (t + x.testable, c + x.covered));
-            let _ = writeln!(
-                out,
-                "\n{doc}: {c}/{t} testable requirements covered ({})",
-                percent(c, t)
-            );
-        }
-        all_testable += s.testable;
-        all_covered += s.covered;
-        if s.testable == 0 && s.unexplained.is_empty() {
+    let total = |sections: &[&SectionCoverage]| {
+        let (t, c) = sections
+            .iter()
+            .fold((0, 0), |(t, c), s| (t + s.testable, c + s.covered));
+        format!("{c}/{t} testable requirements covered ({})", percent(c, t))
+    };
+    for area in areas::names() {
+        let in_area: Vec<&SectionCoverage> = sections.iter().filter(|s| s.area() == area).collect();
+        if in_area.is_empty() {
             continue;
         }
-        let mark = if finished.iter().any(|(d, a)| *d == s.doc && *a == s.anchor) {
-            " [finished]"
-        } else {
-            ""
-        };
-        let _ = writeln!(
-            out,
-            "  {:>3}/{:<3} {:>4}  {}{mark}",
-            s.covered,
-            s.testable,
-            percent(s.covered, s.testable),
-            s.section
-        );
-        if !s.uncovered.is_empty() && s.covered > 0 {
-            let _ = writeln!(out, "           uncovered: {}", s.uncovered.join(", "));
-        }
-        if !s.unexplained.is_empty() {
+        let _ = writeln!(out, "\n{area}: {}", total(&in_area));
+        for s in in_area {
+            if s.testable == 0 && s.unexplained.is_empty() {
+                continue;
+            }
+            let finished = finished.iter().any(|(d, a)| *d == s.doc && *a == s.anchor);
             let _ = writeln!(
                 out,
-                "           ambiguity without a spec-note: {}",
-                s.unexplained.join(", ")
+                "  {:>3}/{:<3} {:>4}  {} § {}{}",
+                s.covered,
+                s.testable,
+                percent(s.covered, s.testable),
+                s.doc,
+                s.section,
+                if finished { " [finished]" } else { "" }
             );
+            if !s.uncovered.is_empty() && s.covered > 0 {
+                let _ = writeln!(out, "           uncovered: {}", s.uncovered.join(", "));
+            }
+            if !s.unexplained.is_empty() {
+                let _ = writeln!(
+                    out,
+                    "           ambiguity without a spec-note: {}",
+                    s.unexplained.join(", ")
+                );
+            }
         }
     }
-    let _ = writeln!(
-        out,
-        "\nall documents: {all_covered}/{all_testable} testable requirements covered ({})",
-        percent(all_covered, all_testable)
-    );
+    let all: Vec<&SectionCoverage> = sections.iter().collect();
+    let _ = writeln!(out, "\nall areas: {}", total(&all));
     out
 }
 
@@ -317,23 +267,22 @@ fn percent(part: usize, whole: usize) -> String {
 pub fn check_finished(sections: &[SectionCoverage], finished: &[(String, String)]) -> Vec<String> {
     let mut problems = Vec::new();
     for (doc, anchor) in finished {
-        match sections
+        let Some(s) = sections
             .iter()
             .find(|s| s.doc == *doc && s.anchor == *anchor)
-        {
-            None => problems.push(format!(
+        else {
+            problems.push(format!(
                 "finished area {doc}#{anchor} is not a known section"
-            )),
-            Some(s) => {
-                for id in &s.uncovered {
-                    problems.push(format!("{doc}#{anchor}: {id} is not covered by any case"));
-                }
-                for id in &s.unexplained {
-                    problems.push(format!(
-                        "{doc}#{anchor}: {id} has an ambiguity but no spec-note names it on a Requirements: line"
-                    ));
-                }
-            }
+            ));
+            continue;
+        };
+        for id in &s.uncovered {
+            problems.push(format!("{doc}#{anchor}: {id} is not covered by any case"));
+        }
+        for id in &s.unexplained {
+            problems.push(format!(
+                "{doc}#{anchor}: {id} has an ambiguity but no spec-note names it on a Requirements: line"
+            ));
         }
     }
     problems

@@ -4,7 +4,7 @@
 use hcl_conformance::requirements::Requirements;
 use hcl_conformance::suite::{load_file, load_suite, read_typed_value, LoadError};
 use hcl_interpreter::number::Number;
-use hcl_interpreter::types::parse_type;
+use hcl_interpreter::typeexpr::parse_type;
 use hcl_interpreter::{Type, Value};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -59,7 +59,13 @@ fn a_good_file_loads() {
 fn yaml_syntax_errors_name_the_line() {
     let text =
         format!("{HEADER}cases:\n  - name: bad\n    types: [number, string\n    kind: unify\n");
-    expect_error("syntax", &text, 5, "");
+    // Where the problem shows, and where what it breaks starts.
+    expect_error(
+        "syntax",
+        &text,
+        6,
+        "while parsing a flow sequence at line 5",
+    );
 }
 
 #[test]
@@ -112,7 +118,7 @@ fn duplicate_case_names_are_rejected() {
 /// Reads `{type, value}` written in the suite format.
 fn read(ty: &str, value: &str) -> Value {
     let ty = parse_type(ty).unwrap();
-    let yaml: serde_yaml::Value = serde_yaml::from_str(value).unwrap();
+    let yaml: serde_norway::Value = serde_norway::from_str(value).unwrap();
     read_typed_value(&yaml, &ty).unwrap().to_value(&ty).unwrap()
 }
 
@@ -189,9 +195,9 @@ fn values_of_every_kind_round_trip() {
 #[test]
 fn values_that_lose_precision_in_yaml_are_rejected() {
     let ty = Type::Number;
-    let yaml: serde_yaml::Value = serde_yaml::from_str("0.12345678901234567890").unwrap();
+    let yaml: serde_norway::Value = serde_norway::from_str("0.12345678901234567890").unwrap();
     assert!(read_typed_value(&yaml, &ty).is_err());
-    let yaml: serde_yaml::Value = serde_yaml::from_str("[1, 1]").unwrap();
+    let yaml: serde_norway::Value = serde_norway::from_str("[1, 1]").unwrap();
     let set = Type::set(Type::Number);
     assert!(read_typed_value(&yaml, &set)
         .unwrap()
@@ -213,7 +219,7 @@ fn typeexpr_fields_belong_to_their_kinds() {
         "typeexpr-stray",
         &constraint_on_expr,
         4,
-        "`constraint` is not a field of a `expr` case",
+        "unknown field `constraint`, expected one of `expr`, `variables`, `extensions`",
     );
     let wrong_extension = format!(
         "{header}cases:\n  - name: wrong\n    kind: expr\n    covers: [typeexpr.type-expression-syntax.002]\n    extensions: [dynblock]\n    expr: '1'\n    expect: {{ type: number, value: 1 }}\n"
@@ -222,7 +228,7 @@ fn typeexpr_fields_belong_to_their_kinds() {
         "typeexpr-extension",
         &wrong_extension,
         4,
-        "unknown extension `dynblock` for an `expr` case",
+        "unknown extension `dynblock` in `extensions` (kind `expr` has: typeexpr)",
     );
     let misspelled = format!(
         "{header}cases:\n  - name: typo\n    kind: typeexpr\n    covers: [typeexpr.type-expression-syntax.002]\n    constrain: true\n    expr: string\n    expect: {{ type: string }}\n"
@@ -482,7 +488,7 @@ fn a_missing_suite_folder_is_named_with_what_to_do() {
         );
     }
     let output = Command::new(env!("CARGO_BIN_EXE_hcl-conformance"))
-        .args(["--suite", &missing.display().to_string(), "--list"])
+        .args(["list", "--suite", &missing.display().to_string()])
         .output()
         .unwrap();
     let stderr = String::from_utf8_lossy(&output.stderr);

@@ -4,10 +4,13 @@
 //! with the type expression extension's `convert`).
 //! Bounded in iterations (not in time), so the test is deterministic.
 
-use hcl_conformance::suite::{load_suite, Input};
+use hcl_conformance::kinds::{Input, Syntax, Text};
+use hcl_conformance::suite::{load_suite, TypedValue};
+use hcl_interpreter::functions::FunctionTable;
 use hcl_interpreter::native::{eval_config, eval_expression, eval_template};
-use hcl_interpreter::typeexpr::{json_type, native_type, Mode};
+use hcl_interpreter::typeexpr::{convert_entry, json_type, native_type, Mode};
 use hcl_interpreter::EvalContext;
+use std::collections::BTreeMap;
 use std::path::Path;
 
 /// xorshift64*: small, deterministic, good enough to mutate text.
@@ -66,24 +69,22 @@ fn mutated_suite_inputs_never_crash() {
     let suite = load_suite(dir).expect("the suite loads");
     let sources: Vec<(&str, String, EvalContext)> = suite
         .cases()
-        .filter_map(|c| match &c.input {
-            Input::Expr {
-                expr, variables, ..
-            } => Some(("expr", expr.clone(), variables.clone())),
-            Input::Template {
-                template,
-                variables,
-            } => Some(("template", template.clone(), variables.clone())),
-            Input::Config {
-                config, variables, ..
-            } => Some(("config", config.clone(), variables.clone())),
-            Input::TypeExpr {
-                syntax: hcl_conformance::suite::Syntax::Json,
-                expr,
-                ..
-            } => Some(("typeexpr-json", expr.clone(), Default::default())),
-            Input::TypeExpr { expr, .. } => Some(("typeexpr", expr.clone(), Default::default())),
-            _ => None,
+        .filter_map(|c| {
+            let variables = |v: &BTreeMap<Text, TypedValue>| {
+                v.iter().map(|(k, v)| (k.0.clone(), v.0.clone())).collect()
+            };
+            match &c.input {
+                Input::Expr(e) => Some(("expr", e.expr.0.clone(), variables(&e.variables))),
+                Input::Template(t) => {
+                    Some(("template", t.template.0.clone(), variables(&t.variables)))
+                }
+                Input::Config(c) => Some(("config", c.config.0.clone(), variables(&c.variables))),
+                Input::TypeExpr(t) if *t.syntax == Syntax::Json => {
+                    Some(("typeexpr-json", t.expr.0.clone(), Default::default()))
+                }
+                Input::TypeExpr(t) => Some(("typeexpr", t.expr.0.clone(), Default::default())),
+                _ => None,
+            }
         })
         .map(|(kind, source, variables)| {
             (
@@ -91,7 +92,7 @@ fn mutated_suite_inputs_never_crash() {
                 source,
                 EvalContext {
                     variables,
-                    typeexpr: true,
+                    functions: Some(FunctionTable::conformance().with(convert_entry())),
                     ..EvalContext::default()
                 },
             )

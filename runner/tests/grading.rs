@@ -5,10 +5,11 @@
 //! fail where it should, against a fake (`tests/fakes/weak.py`) that
 //! forwards to hcl-ref and weakens its answers.
 
-use hcl_conformance::run::{run_case, KnownFailures, RunSettings, Status, Summary, Verdict};
+use hcl_conformance::kinds::{self, Block, Body, Input, Named, Text};
+use hcl_conformance::known_failures::KnownFailures;
+use hcl_conformance::run::{run_case, CaseRecord as Verdict, RunSettings, Status};
 use hcl_conformance::subprocess::{ImplementationCommand, Pool};
-use hcl_conformance::suite::{Case, Expectation, ExpectedBlock, ExpectedBody, ExpectedValue};
-use hcl_conformance::suite::{Input, Syntax};
+use hcl_conformance::suite::{Case, CaseInput, Expectation, Expected, ExpectedValue, TypedValue};
 use hcl_interpreter::number::Number;
 use hcl_interpreter::{Phase, Type, Value};
 use std::collections::BTreeMap;
@@ -38,13 +39,12 @@ fn verdict(features: &str, kinds: &str, mode: &str, case: &Case) -> Verdict {
         implementation: Arc::new(move |input: &_| pool.run(input)),
         capabilities: Some(capabilities),
         profile: "spec".into(),
-        known_failures: Arc::new(KnownFailures::default()),
-        summary: Arc::new(Summary::default()),
+        known_failures: KnownFailures::default(),
     };
-    run_case(case, &settings).0
+    run_case(case, &settings)
 }
 
-fn case(input: Input, expect: Expectation) -> Case {
+fn case(input: CaseInput, expect: Expectation) -> Case {
     Case {
         id: "grading/test::case".into(),
         name: "case".into(),
@@ -54,19 +54,20 @@ fn case(input: Input, expect: Expectation) -> Case {
         expect,
         implementation_defined: None,
         profiles: BTreeMap::new(),
+        area: "expressions",
         line: 1,
     }
 }
 
-fn expr(text: &str, variables: &[(&str, Value)]) -> Input {
-    Input::Expr {
+fn expr(text: &str, variables: &[(&str, Value)]) -> CaseInput {
+    Input::Expr(kinds::Expr {
         expr: text.into(),
         variables: variables
             .iter()
-            .map(|(k, v)| (k.to_string(), v.clone()))
+            .map(|(k, v)| (Text::from(*k), TypedValue(v.clone())))
             .collect(),
         extensions: Vec::new(),
-    }
+    })
 }
 
 fn number(text: &str) -> Number {
@@ -149,10 +150,10 @@ fn a_case_is_unsupported_naming_every_capability_it_lacks() {
     assert_status(&v, Status::Passed, "");
     // A missing kind is named with the features.
     let convert = case(
-        Input::Convert {
-            value: Value::string("1"),
-            to: Type::Number,
-        },
+        Input::Convert(kinds::Convert {
+            value: TypedValue(Value::string("1")),
+            to: hcl_conformance::suite::TypeText(Type::Number),
+        }),
         value(Type::Number, ExpectedValue::Number(number("1"))),
     );
     let v = verdict("", "unify", "honest", &convert);
@@ -160,14 +161,9 @@ fn a_case_is_unsupported_naming_every_capability_it_lacks() {
     // Literal-only mode needs `schema`; an extension is a feature of its
     // name, known to the runner or not.
     let mut extended = config_case("l");
-    if let Input::Config {
-        extensions,
-        literal_only,
-        ..
-    } = &mut extended.input
-    {
-        *extensions = vec!["dynblock".into(), "some-future-extension".into()];
-        *literal_only = true;
+    if let Input::Config(config) = &mut extended.input {
+        config.extensions = vec!["dynblock".into(), "some-future-extension".into()];
+        config.literal_only = true;
     }
     let v = verdict("", ALL_KINDS, "honest", &extended);
     assert_status(
@@ -185,9 +181,12 @@ fn typed_nulls_and_kinds_about_types_need_exact_types() {
     let v = verdict("", ALL_KINDS, "honest", &typed_null);
     assert_status(&v, Status::Unsupported, "needs exact-types");
     let unify = case(
-        Input::Unify {
-            types: vec![Type::Number, Type::String],
-        },
+        Input::Unify(kinds::Unify {
+            types: vec![
+                hcl_conformance::suite::TypeText(Type::Number),
+                hcl_conformance::suite::TypeText(Type::String),
+            ],
+        }),
         Expectation::Type(Type::String),
     );
     let v = verdict("", ALL_KINDS, "honest", &unify);
@@ -284,9 +283,9 @@ fn parse_only_answers_are_graded_on_parsing_alone() {
     assert_status(&v, Status::Failed, "expected the source to parse");
     // Other kinds are unsupported unless listed.
     let unify = case(
-        Input::Unify {
-            types: vec![Type::Number],
-        },
+        Input::Unify(kinds::Unify {
+            types: vec![hcl_conformance::suite::TypeText(Type::Number)],
+        }),
         Expectation::Type(Type::Number),
     );
     let v = verdict("parse-only", "expr", "parse", &unify);
@@ -308,30 +307,33 @@ fn error_ranges_are_compared_only_with_the_ranges_feature() {
 fn config_case(label: &str) -> Case {
     let attributes = |name: &str, n: &str| {
         BTreeMap::from([(
-            name.to_string(),
-            (Type::Number, ExpectedValue::Number(number(n))),
+            Text::from(name),
+            Expected {
+                ty: Type::Number,
+                value: ExpectedValue::Number(number(n)),
+            },
         )])
     };
     case(
-        Input::Config {
-            syntax: Syntax::Native,
+        Input::Config(kinds::Config {
+            syntax: Named(kinds::Syntax::Native),
             config: "a = 1\nb \"l\" {\n  c = 2\n}\n".into(),
             variables: BTreeMap::new(),
             extensions: Vec::new(),
             schema: None,
             literal_only: false,
-        },
-        Expectation::Body(ExpectedBody {
+        }),
+        Expectation::Body(Body {
             attributes: attributes("a", "1"),
-            blocks: vec![ExpectedBlock {
+            blocks: vec![Block {
                 type_name: "b".into(),
                 labels: vec![label.into()],
-                body: ExpectedBody {
+                body: Body {
                     attributes: attributes("c", "2"),
-                    ..ExpectedBody::default()
+                    ..Body::default()
                 },
             }],
-            ..ExpectedBody::default()
+            ..Body::default()
         }),
     )
 }

@@ -323,7 +323,7 @@ fn the_command_line_has_help_a_version_and_usage_errors() {
     };
     let help = run(&["--help"]);
     assert!(help.status.success());
-    assert!(String::from_utf8_lossy(&help.stdout).contains("usage: hcl-ref"));
+    assert!(String::from_utf8_lossy(&help.stdout).contains("Usage: hcl-ref"));
     let version = run(&["--version"]);
     assert!(version.status.success());
     assert!(String::from_utf8_lossy(&version.stdout).contains("protocol version 1"));

@@ -2,7 +2,8 @@
 //! `hcl-conformance matrix` (its configuration file, its table, its exit
 //! status).
 
-use hcl_conformance::matrix::{area_of, parse_config, OTHER_AREA};
+use hcl_conformance::areas::{area_of, OTHER};
+use hcl_conformance::matrix::parse_config;
 use hcl_conformance::suite::load_suite;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -194,37 +195,46 @@ fn a_list_is_written_from_a_run_keeping_the_reasons_written_by_hand() {
 }
 
 #[test]
-fn every_case_file_falls_in_a_named_area() {
+fn every_case_file_and_requirement_falls_in_a_named_area() {
     let suite = load_suite(&suite_dir()).unwrap_or_else(|_| panic!("the suite loads"));
     for file in &suite.files {
         assert_ne!(
-            area_of(&file.id),
-            OTHER_AREA,
-            "{}: add its folder or prefix to hcl_conformance::matrix::AREAS",
+            area_of(&file.spec[0]),
+            OTHER,
+            "{}: add its first section (or its document) to hcl_conformance::areas::AREAS",
             file.id
         );
     }
-    assert_eq!(area_of("native/lexical-keywords::x"), "lexical");
-    assert_eq!(area_of("native/template-heredoc::x"), "templates");
-    assert_eq!(area_of("native/ops-logic::x"), "expressions");
-    assert_eq!(area_of("native/static-analysis::x"), "static analysis");
-    assert_eq!(area_of("json/expressions::x"), "JSON syntax");
-    assert_eq!(area_of("new-folder/file::x"), OTHER_AREA);
+    for r in suite.requirements.iter() {
+        let section = format!("{}#{}", r.doc, r.anchor);
+        assert_ne!(area_of(&section), OTHER, "{section}: add it to an area");
+    }
+    assert_eq!(area_of("hclsyntax-spec.md#keywords"), "lexical");
+    assert_eq!(area_of("hclsyntax-spec.md#template-literals"), "templates");
+    assert_eq!(area_of("hclsyntax-spec.md#logic-operators"), "expressions");
+    assert_eq!(
+        area_of("hclsyntax-spec.md#static-analysis"),
+        "static analysis"
+    );
+    assert_eq!(area_of("spec.md#static-analysis"), "static analysis");
+    assert_eq!(area_of("spec.md#schema-driven-processing"), "bodies");
+    assert_eq!(area_of("json-spec.md#static-analysis"), "JSON syntax");
+    assert_eq!(area_of("new-document.md#x"), OTHER);
 }
 
 #[test]
 fn a_matrix_configuration_is_read_and_its_mistakes_named_by_line() {
-    let path = Path::new("/conf/matrix.conf");
-    let env = |name: &str| (name == "ADAPTERS").then(|| "/built".to_string());
+    let path = Path::new("/conf/matrix.toml");
+    std::env::set_var("HCL_CONFORMANCE_TEST_ADAPTERS", "/built");
     let entries = parse_config(
         path,
-        "# implementations\n[one]\ncommand = ${ADAPTERS}/one --fast  # comment\n\
-         profile = hcl-v2.14\nknown-failures = lists/one.txt\ntimeout = 2.5\n\n\
-         [two]\ncommand = 'python3' adapters/two.py\n",
-        &env,
+        "# implementations\n[one]\ncommand = \"${HCL_CONFORMANCE_TEST_ADAPTERS}/one --fast\"  # comment\n\
+         profile = \"hcl-v2.14\"\nknown-failures = \"lists/one.txt\"\ntimeout = 2.5\n\n\
+         [two]\ncommand = \"'python3' adapters/two.py\"\n",
     )
     .unwrap();
     assert_eq!(entries.len(), 2);
+    assert_eq!(entries[0].name, "one");
     assert_eq!(entries[0].command, ["/built/one", "--fast"]);
     assert_eq!(entries[0].profile, "hcl-v2.14");
     assert_eq!(
@@ -232,35 +242,29 @@ fn a_matrix_configuration_is_read_and_its_mistakes_named_by_line() {
         Some(Path::new("/conf/lists/one.txt"))
     );
     assert_eq!(entries[0].timeout.as_millis(), 2500);
-    assert_eq!(entries[0].place, "/conf/matrix.conf:2");
+    assert_eq!(entries[0].place, "/conf/matrix.toml:2");
     assert_eq!(entries[1].command, ["python3", "adapters/two.py"]);
     assert_eq!(entries[1].profile, "spec");
 
-    let errors = parse_config(
-        path,
-        "command = x\n[a b]\n[one]\nprofile = nope\ntimeout = -1\ncolour = red\n\
-         command = ${MISSING}/x\n[two]\nprofile = spec\nprofile = spec\n[one]\ncommand = y\n\
-         [reference]\ncommand = z\njust words\n",
-        &env,
-    )
-    .unwrap_err();
-    let expected = [
-        "/conf/matrix.conf:1: `command` comes before any `[NAME]` line",
-        "/conf/matrix.conf:2: `a b` is not a usable name",
-        "/conf/matrix.conf:4: unknown profile `nope`",
-        "/conf/matrix.conf:5: timeout is a positive number of seconds, not `-1`",
-        "/conf/matrix.conf:6: unknown key `colour`",
-        "/conf/matrix.conf:7: the environment variable MISSING is not set",
-        "/conf/matrix.conf:3: [one] has no `command = ...` line",
-        "/conf/matrix.conf:10: `profile` is set twice for [two]",
-        "/conf/matrix.conf:8: [two] has no `command = ...` line",
-        "/conf/matrix.conf:13: `reference` is the reference interpreter's column",
-        "/conf/matrix.conf:15: expected `key = value` or `[NAME]`, not `just words`",
+    // Each mistake, alone in a file, is named with its line.
+    let mistakes = [
+        ("command = \"x\"\n", "/conf/matrix.toml:1: invalid type"),
+        ("[one]\ncommand = \"x\"\nprofile = \"nope\"\n", "/conf/matrix.toml:1: [one]: unknown profile `nope`"),
+        ("\n[one]\ncommand = \"x\"\ntimeout = -1\n", "/conf/matrix.toml:2: [one]: timeout is a positive number of seconds"),
+        ("[one]\ncommand = \"x\"\ncolour = \"red\"\n", "/conf/matrix.toml:3: unknown field `colour`"),
+        ("[one]\ncommand = \"${HCL_CONFORMANCE_TEST_MISSING}/x\"\n", "/conf/matrix.toml:1: [one]: the environment variable HCL_CONFORMANCE_TEST_MISSING is not set"),
+        ("[one]\nprofile = \"spec\"\n", "/conf/matrix.toml:1: missing field `command`"),
+        ("[one]\ncommand = \"x\"\n[one]\ncommand = \"y\"\n", "/conf/matrix.toml:3: duplicate key"),
+        ("[reference]\ncommand = \"z\"\n", "/conf/matrix.toml:1: [reference]: not a usable name"),
+        ("[\"a b\"]\ncommand = \"z\"\n", "/conf/matrix.toml:1: [a b]: not a usable name"),
+        ("[one]\ncommand = \"\"\n", "/conf/matrix.toml:1: [one]: the command is empty"),
+        ("just words\n", "/conf/matrix.toml:1: "),
     ];
-    for e in expected {
+    for (text, expected) in mistakes {
+        let error = parse_config(path, text).unwrap_err();
         assert!(
-            errors.iter().any(|got| got.starts_with(e)),
-            "missing `{e}` in {errors:#?}"
+            error.starts_with(expected),
+            "{text:?}: `{error}` is not `{expected}...`"
         );
     }
 }
@@ -270,12 +274,12 @@ fn the_matrix_counts_every_case_and_fails_when_a_list_does_not_match() {
     let dir = scratch("matrix");
     let listed = first_case_of("unification/tuples");
     std::fs::write(dir.join("ref.txt"), format!("{listed} thought to fail\n")).unwrap();
-    let config = dir.join("matrix.conf");
+    let config = dir.join("matrix.toml");
     std::fs::write(
         &config,
         format!(
-            "[hcl-ref]\ncommand = {HCL_REF}\nknown-failures = ref.txt\n\n\
-             [only-unify]\ncommand = python3 {MISBEHAVE} only-unify\n"
+            "[hcl-ref]\ncommand = \"{HCL_REF}\"\nknown-failures = \"ref.txt\"\n\n\
+             [only-unify]\ncommand = \"python3 {MISBEHAVE} only-unify\"\n"
         ),
     )
     .unwrap();
@@ -349,8 +353,8 @@ fn the_matrix_counts_every_case_and_fails_when_a_list_does_not_match() {
 #[test]
 fn the_matrix_fails_loudly_when_an_implementation_does_not_start() {
     let dir = scratch("matrix-missing");
-    let config = dir.join("matrix.conf");
-    std::fs::write(&config, "[gone]\ncommand = ./no-such-adapter\n").unwrap();
+    let config = dir.join("matrix.toml");
+    std::fs::write(&config, "[gone]\ncommand = \"./no-such-adapter\"\n").unwrap();
     let (code, stdout, stderr) = run_cli(&["matrix", "--config", &config.display().to_string()]);
     assert_eq!(code, Some(2), "{stdout}{stderr}");
     assert!(

@@ -2,8 +2,9 @@
 //! caught by the comparison against the reference interpreter's outcome.
 
 use hcl_conformance::compare::check;
+use hcl_conformance::kinds::{Pair, StaticShape};
 use hcl_conformance::reference;
-use hcl_conformance::suite::{load_suite, Expectation, ExpectedValue, StaticShape};
+use hcl_conformance::suite::{load_suite, Expectation, Expected, ExpectedValue};
 use hcl_interpreter::number::Number;
 use hcl_interpreter::{Phase, Type};
 use std::path::Path;
@@ -97,8 +98,11 @@ fn mutations(expect: &Expectation) -> Vec<Expectation> {
         Expectation::Body(body) => {
             // An extra attribute, and a missing block.
             let mut more = body.clone();
-            more.attributes
-                .insert("mutation~".into(), (Type::Bool, ExpectedValue::Bool(true)));
+            let extra = Expected {
+                ty: Type::Bool,
+                value: ExpectedValue::Bool(true),
+            };
+            more.attributes.insert("mutation~".into(), extra);
             let mut changed = vec![Expectation::Body(more), Expectation::Result(true)];
             if !body.blocks.is_empty() {
                 let mut fewer = body.clone();
@@ -111,8 +115,11 @@ fn mutations(expect: &Expectation) -> Vec<Expectation> {
             let mut changed = shape.clone();
             match &mut changed {
                 StaticShape::List(items) | StaticShape::Traversal(items) => items.push("~".into()),
-                StaticShape::Map(pairs) => pairs.push(("~".into(), "~".into())),
-                StaticShape::Call { name, .. } => name.push('~'),
+                StaticShape::Map(pairs) => pairs.push(Pair {
+                    key: "~".into(),
+                    value: "~".into(),
+                }),
+                StaticShape::Call(call) => call.name.0.push('~'),
             }
             vec![Expectation::Static(changed), Expectation::Result(true)]
         }

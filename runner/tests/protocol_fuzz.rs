@@ -11,8 +11,9 @@
 //!   writes the request that caused it to `protocol-fuzz-failure.json` in
 //!   the test's temporary folder.
 
+use hcl_conformance::kinds::{Keyword, Kind, MAX_DEPTH};
 use hcl_conformance::suite::load_suite;
-use hcl_conformance::wire;
+use hcl_conformance::wire::{self, RequestLine};
 use serde::Deserialize;
 use serde_json::{json, Value as Json};
 use std::io::{BufRead, BufReader, Write};
@@ -230,7 +231,7 @@ fn check(request: &[u8], answer: &[u8]) -> Result<(), String> {
     }
     // An answer to a request of a known kind reads as one (as the runner
     // reads answers: up to its nesting limit).
-    if nesting(&parsed) > wire::MAX_DEPTH {
+    if nesting(&parsed) > MAX_DEPTH {
         return Ok(());
     }
     if let Some(kind) = std::str::from_utf8(request)
@@ -239,10 +240,16 @@ fn check(request: &[u8], answer: &[u8]) -> Result<(), String> {
         .and_then(|r| r.get("kind").and_then(Json::as_str).map(str::to_string))
     {
         let answered = !matches!(found[0], "malformed" | "unsupported" | "capabilities");
-        if answered && kind != "hello" {
-            wire::outcome_from_answer(&parsed, &kind)
+        if let Some(kind) = Kind::ALL
+            .iter()
+            .find(|k| k.name() == kind)
+            .filter(|_| answered)
+        {
+            wire::outcome_from_answer(&parsed, *kind)
                 .map(drop)
-                .map_err(|e| format!("the answer does not read as one to `{kind}`: {e}"))?;
+                .map_err(|e| {
+                    format!("the answer does not read as one to `{}`: {e}", kind.name())
+                })?;
         }
     }
     Ok(())
@@ -538,7 +545,13 @@ fn fuzz(seed: u64, seconds: u64, failure_file: &Path) {
     let suite = load_suite(dir).expect("the suite loads");
     let requests: Vec<Json> = suite
         .cases()
-        .map(|case| wire::request(&case.id, &case.input))
+        .map(|case| {
+            let request = RequestLine {
+                id: &case.id,
+                input: &case.input,
+            };
+            serde_json::to_value(request).expect("a request")
+        })
         .collect();
     let mut rng = Rng(seed | 1);
     let mut hcl_ref = HclRef::start();

@@ -279,7 +279,9 @@ fn the_digest_gives_every_note_one_verdict() {
         .expect("the README has the digest");
     let mut verdicts: BTreeMap<String, Vec<&str>> = BTreeMap::new();
     for line in digest.lines().filter(|l| l.starts_with("- [")) {
-        let (link, rest) = line.split_once("): ").expect("`- [name](gaps/name.md): verdict`");
+        let (link, rest) = line
+            .split_once("): ")
+            .expect("`- [name](gaps/name.md): verdict`");
         let path = link.split_once("](").expect("a link").1;
         let verdict = ["decided", "not decided", "contradicted"]
             .into_iter()

@@ -2,17 +2,20 @@
 //! summary per area: the same run as `hcl-conformance` with no arguments.
 //! Also checks that the coverage of the finished areas is complete.
 
-use hcl_conformance::outcome::Outcome;
+use hcl_conformance::kinds::Keyword;
+use hcl_conformance::known_failures::KnownFailures;
 use hcl_conformance::reference;
+use hcl_conformance::report::Report;
 use hcl_conformance::requirements::{
     check_finished, coverage, finished_areas, ids_settled_by_notes,
 };
-use hcl_conformance::run::{trials, Implementation, KnownFailures, RunSettings, Summary};
+use hcl_conformance::run::{run_case, CaseRecord, RunSettings};
 use hcl_conformance::suite::{load_suite, SPEC_PROFILE};
+use hcl_conformance::wire::Outcome;
 use hcl_interpreter::Diagnostic;
 use std::collections::BTreeSet;
 use std::path::Path;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 fn main() {
     let dir = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../suite"));
@@ -26,25 +29,41 @@ fn main() {
         }
     };
     let args = libtest_mimic::Arguments::from_args();
-    let summary = Arc::new(Summary::default());
-    // An internal error of the reference interpreter (a panic it caught)
-    // is a crash, never an error a case may expect.
-    let implementation: Implementation = Arc::new(|input| match reference::run(input) {
-        Outcome::Error { diagnostics, .. }
-            if diagnostics.iter().any(Diagnostic::is_internal_error) =>
-        {
-            Outcome::Crashed(format!("{diagnostics:?}"))
-        }
-        outcome => outcome,
-    });
-    let settings = RunSettings {
-        implementation,
+    let settings = Arc::new(RunSettings {
+        // An internal error of the reference interpreter (a panic it
+        // caught) is a crash, never an error a case may expect.
+        implementation: Arc::new(|input: &_| match reference::run(input) {
+            Outcome::Error(answer)
+                if answer
+                    .diagnostics
+                    .iter()
+                    .any(|d| d.summary == Diagnostic::INTERNAL_ERROR) =>
+            {
+                Outcome::Crashed(format!("{:?}", answer.diagnostics))
+            }
+            outcome => outcome,
+        }),
         capabilities: None,
         profile: SPEC_PROFILE.to_string(),
-        known_failures: Arc::new(KnownFailures::default()),
-        summary: Arc::clone(&summary),
-    };
-    let mut all = trials(&suite, &settings, &args);
+        known_failures: KnownFailures::default(),
+    });
+    let records: Arc<Mutex<Vec<CaseRecord>>> = Arc::default();
+    // One trial per case, named by its id, so that name filters work per
+    // case; each records its verdict for the summary.
+    let mut all: Vec<libtest_mimic::Trial> = suite
+        .cases()
+        .map(|case| {
+            let kind = case.input.kind().name();
+            let (case, settings, records) = (case.clone(), settings.clone(), records.clone());
+            libtest_mimic::Trial::test(case.id.clone(), move || {
+                let record = run_case(&case, &settings);
+                let failed = record.status.fails_run().then(|| record.message.clone());
+                records.lock().unwrap().push(record);
+                failed.map_or(Ok(()), |message| Err(message.into()))
+            })
+            .with_kind(kind)
+        })
+        .collect();
 
     let covered: BTreeSet<String> = suite
         .cases()
@@ -68,9 +87,12 @@ fn main() {
     let listing = args.list;
     let conclusion = libtest_mimic::run(&args, all);
     if !listing {
+        let mut records = std::mem::take(&mut *records.lock().unwrap());
+        records.sort_by(|a, b| a.id.cmp(&b.id));
+        let name = "reference interpreter (in-process)".to_string();
         print!(
             "{}",
-            summary.render("reference interpreter (in-process)", SPEC_PROFILE)
+            Report::new(name, None, SPEC_PROFILE, dir, records).summary()
         );
     }
     conclusion.exit();

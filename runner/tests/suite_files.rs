@@ -2,8 +2,9 @@
 //! `cargo test -- conversion` filters by path. Every case of a file runs, and
 //! every failing case is reported with its own diff.
 
+use hcl_conformance::reference;
 use hcl_conformance::requirements::Requirements;
-use hcl_conformance::run::run_file_in_process;
+use hcl_conformance::run::{judge, Status};
 use hcl_conformance::suite::{load_file, SPEC_PROFILE};
 use std::path::Path;
 
@@ -17,8 +18,24 @@ fn run_case_file(path: &Path) -> datatest_stable::Result<()> {
         let lines: Vec<String> = errors.iter().map(|e| format!("suite bug: {e}")).collect();
         lines.join("\n")
     })?;
-    run_file_in_process(&file.cases, SPEC_PROFILE)?;
-    Ok(())
+    let failures: Vec<String> = file
+        .cases
+        .iter()
+        .map(|case| judge(case, &reference::run(&case.input), SPEC_PROFILE, None))
+        .filter(|record| record.status != Status::Passed)
+        .map(|record| record.message)
+        .collect();
+    if failures.is_empty() {
+        Ok(())
+    } else {
+        let n = file.cases.len();
+        Err(format!(
+            "{} of {n} cases failed:\n\n{}",
+            failures.len(),
+            failures.join("\n\n")
+        )
+        .into())
+    }
 }
 
 datatest_stable::harness! {

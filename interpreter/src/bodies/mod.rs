@@ -15,9 +15,13 @@
 //! the way down, and [`BodyContent`] is what it gets, with every attribute
 //! evaluated in the chosen evaluation mode.
 //!
-//! The syntax-specific halves are [`crate::native::process_config`] and
-//! [`crate::json::process_config`]; both implement [`PhysicalBody`] and so
-//! share the algorithm of [`process`]:
+//! Bodies of both syntaxes ([`crate::native::NativeBody`],
+//! [`crate::json::JsonBody`]) implement [`PhysicalBody`], and so does the
+//! dynamic blocks extension's body that wraps either
+//! ([`crate::dynblock::DynamicBody`]); all share the one algorithm of
+//! [`process`], which [`crate::config`] applies to a configuration file.
+//! Without a schema a body is read as written ([`Processing::AsWritten`]).
+//! With one:
 //!
 //! 1. the schema itself is checked (§ Schema-driven Processing: "it is an
 //!    error to request the same attribute name twice or to request a block
@@ -33,243 +37,75 @@
 //!
 //! Errors of the processing itself have [`Phase::Schema`]; evaluation
 //! errors [`Phase::Eval`]. Processing stops at the first error.
+//!
+//! - `schema`: what an application asks for ([`BodySchema`], [`BodySpec`]);
+//! - `physical`: what it asks of a body ([`PhysicalBody`]);
+//! - `content`: what it gets ([`BodyContent`]).
+
+mod content;
+mod physical;
+mod schema;
+
+pub use content::{BodyContent, ContentBlock};
+pub use physical::{FoundAttribute, FoundBlock, PhysicalBody, RawContent};
+pub use schema::{AttributeSchema, BlockHeaderSchema, BodySchema, BodySpec, SchemaIndex};
 
 use crate::diagnostic::{Diagnostic, Phase, Range};
-use crate::eval_context::EvalContext;
+use crate::eval_context::EvalScope;
 use crate::value::Value;
 use std::collections::{BTreeMap, BTreeSet};
 
-/// "An _attribute schema_ provides the name of an attribute and whether its
-/// presence is required."
-///
-/// Spec: spec.md § Schema-driven Processing
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct AttributeSchema {
-    pub name: String,
-    pub required: bool,
+/// How a body is processed: as written, or as a body spec says.
+#[derive(Clone, Copy, Debug)]
+pub enum Processing<'s> {
+    /// Every element as written (native: its attributes and blocks, each
+    /// block's body as written in turn; JSON: the dynamic attributes mode),
+    /// as a configuration file is read without a schema.
+    AsWritten,
+    /// As a calling application's body spec says.
+    Spec(&'s BodySpec),
 }
 
-/// "A _block header schema_ provides a block type name and the semantic
-/// names assigned to each of the labels of that block type, if any."
-///
-/// Spec: spec.md § Schema-driven Processing
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct BlockHeaderSchema {
-    pub type_name: String,
-    pub label_names: Vec<String>,
-}
-
-/// "A _body schema_ consists of a list of _attribute schemata_ and _block
-/// header schemata_".
-///
-/// Spec: spec.md § Schema-driven Processing
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct BodySchema {
-    pub attributes: Vec<AttributeSchema>,
-    pub blocks: Vec<BlockHeaderSchema>,
-}
-
-impl BodySchema {
-    /// "Within a schema, it is an error to request the same attribute name
-    /// twice or to request a block type whose name is also an attribute
-    /// name."
-    ///
-    /// Spec: spec.md § Schema-driven Processing
-    pub fn check(&self) -> Result<(), Diagnostic> {
-        let mut names = BTreeSet::new();
-        for attribute in &self.attributes {
-            if !names.insert(attribute.name.as_str()) {
-                return Err(Diagnostic::new(
-                    Phase::Schema,
-                    "Invalid schema",
-                    format!(
-                        "The schema requests the attribute {:?} twice.",
-                        attribute.name
-                    ),
-                ));
-            }
-        }
-        if let Some(block) = self
-            .blocks
-            .iter()
-            .find(|b| names.contains(b.type_name.as_str()))
-        {
-            return Err(Diagnostic::new(
-                Phase::Schema,
-                "Invalid schema",
-                format!(
-                    "The schema requests a block type {:?} whose name is also an attribute name.",
-                    block.type_name
-                ),
-            ));
-        }
-        Ok(())
-    }
-}
-
-/// A body schema indexed by name, so that matching a body's elements
-/// against it stays linear in the size of the body.
-pub(crate) struct SchemaIndex<'s> {
-    attributes: BTreeMap<&'s str, &'s AttributeSchema>,
-    blocks: BTreeMap<&'s str, &'s BlockHeaderSchema>,
-}
-
-impl<'s> SchemaIndex<'s> {
-    fn new(schema: &'s BodySchema) -> SchemaIndex<'s> {
-        SchemaIndex {
-            attributes: schema
-                .attributes
-                .iter()
-                .map(|a| (a.name.as_str(), a))
-                .collect(),
-            blocks: schema
-                .blocks
-                .iter()
-                .map(|b| (b.type_name.as_str(), b))
-                .collect(),
-        }
-    }
-
-    /// The block header schema of a type, if the schema has one.
-    pub fn block(&self, type_name: &str) -> Option<&'s BlockHeaderSchema> {
-        self.blocks.get(type_name).copied()
-    }
-
-    /// The attribute schema of a name, if the schema has one.
-    pub fn attribute(&self, name: &str) -> Option<&'s AttributeSchema> {
-        self.attributes.get(name).copied()
-    }
-}
-
-/// How a calling application processes a body, and every body below it.
+/// Processes a body, evaluating its attributes in full expression mode in
+/// `scope`, or in literal-only mode without.
 ///
 /// Spec: spec.md § Schema-driven Processing, § Partial Processing of Body
 /// Content, § _Dynamic Attributes_ Processing
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum BodySpec {
-    /// "_dynamic attributes_ processing": an attribute map, no blocks.
-    Attributes,
-    /// Schema-driven processing.
-    Schema {
-        schema: BodySchema,
-        /// How the body of each block is processed, by block type; a type
-        /// not listed is processed in the dynamic attributes mode.
-        block_bodies: BTreeMap<String, BodySpec>,
-        /// `None`: exhaustive processing. `Some`: partial processing, and
-        /// how the new body of the remaining elements is processed.
-        remain: Option<Box<BodySpec>>,
-    },
-}
-
-/// What processing a body gave: its attributes evaluated, its blocks with
-/// their own bodies processed, and, under partial processing, the
-/// remaining body processed.
-///
-/// Spec: spec.md § Schema-driven Processing ("_body content_, which
-/// consists of an _attribute map_ and a _block sequence_")
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct BodyContent {
-    pub attributes: BTreeMap<String, Value>,
-    pub blocks: Vec<ContentBlock>,
-    pub remain: Option<Box<BodyContent>>,
-}
-
-/// One block of a block sequence: "a block _type name_, the sequence of
-/// _labels_ specified for the block, and the body object".
-///
-/// Spec: spec.md § Schema-driven Processing
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ContentBlock {
-    pub type_name: String,
-    pub labels: Vec<String>,
-    pub body: BodyContent,
-}
-
-/// An attribute definition found in a body: its name and its expression in
-/// the body's syntax.
-pub(crate) struct FoundAttribute<E> {
-    pub name: String,
-    pub expression: E,
-}
-
-/// A block found in a body, its body not yet processed.
-pub(crate) struct FoundBlock<B> {
-    pub type_name: String,
-    pub labels: Vec<String>,
-    pub body: B,
-}
-
-/// The body content of partial processing, before evaluation: attribute
-/// definitions in source order, and the block sequence.
-pub(crate) struct RawContent<B: PhysicalBody> {
-    pub attributes: Vec<FoundAttribute<B::Expression>>,
-    pub blocks: Vec<FoundBlock<B>>,
-}
-
-/// A body as written in one syntax: what the algorithm of [`process`] needs
-/// of it.
-pub(crate) trait PhysicalBody: Sized {
-    type Expression;
-
-    /// Partial processing: the content the schema asks for, and a new body
-    /// of every element it does not ("Any attribute or block _not_ meeting
-    /// the above conditions is placed into the new body, unmodified").
-    /// Wrongly labelled blocks and elements that cannot be read are errors
-    /// here.
-    fn partial_content(&self, schema: &SchemaIndex)
-        -> Result<(RawContent<Self>, Self), Diagnostic>;
-
-    /// Where an element the body lacks is reported.
-    fn missing_item(&self) -> Range;
-
-    /// The error for the first element of the body, if it has one: under
-    /// exhaustive processing, the element the schema did not ask for.
-    fn extraneous(&self, schema: &SchemaIndex) -> Option<Diagnostic>;
-
-    /// The dynamic attributes mode: every element an attribute definition.
-    fn just_attributes(&self) -> Result<Vec<FoundAttribute<Self::Expression>>, Diagnostic>;
-
-    /// Evaluates an attribute's expression: in full expression mode with
-    /// `ctx`, in literal-only mode without.
-    fn evaluate(
-        &self,
-        expression: &Self::Expression,
-        ctx: Option<&EvalContext>,
-    ) -> Result<Value, Vec<Diagnostic>>;
-}
-
-/// Processes a body as `spec` says, evaluating attributes in full
-/// expression mode with `ctx`, or in literal-only mode without.
-///
-/// Spec: spec.md § Schema-driven Processing, § Partial Processing of Body
-/// Content, § _Dynamic Attributes_ Processing
-pub(crate) fn process<B: PhysicalBody>(
+pub fn process<B: PhysicalBody>(
     body: &B,
-    spec: &BodySpec,
-    ctx: Option<&EvalContext>,
+    processing: Processing,
+    scope: Option<&EvalScope>,
 ) -> Result<BodyContent, Vec<Diagnostic>> {
-    match spec {
-        BodySpec::Attributes => {
+    match processing {
+        Processing::AsWritten => {
+            let content = body.content()?;
+            Ok(BodyContent {
+                attributes: evaluate_attributes(body, content.attributes, scope)?,
+                blocks: process_blocks(content.blocks, |_| Processing::AsWritten, scope)?,
+                remain: None,
+            })
+        }
+        Processing::Spec(BodySpec::Attributes) => {
             // "Processing in this mode behaves as if a schema had been
             // constructed without any _block header schemata_ and with an
             // attribute schema for each distinct key provided within the
             // physical representation of the body." "No _block sequence_ is
             // produced in this processing mode."
-            let found = body.just_attributes().map_err(|d| vec![d])?;
+            let found = body.just_attributes()?;
             Ok(BodyContent {
-                attributes: evaluate_attributes(body, found, ctx)?,
+                attributes: evaluate_attributes(body, found, scope)?,
                 blocks: Vec::new(),
                 remain: None,
             })
         }
-        BodySpec::Schema {
+        Processing::Spec(BodySpec::Schema {
             schema,
             block_bodies,
             remain,
-        } => {
+        }) => {
             schema.check().map_err(|d| vec![d])?;
             let index = SchemaIndex::new(schema);
-            let (content, rest) = body.partial_content(&index).map_err(|d| vec![d])?;
+            let (content, rest) = body.partial_content(&index)?;
             // "An _attribute schema_ provides the name of an attribute and
             // whether its presence is required."
             let found: BTreeSet<&str> =
@@ -296,22 +132,21 @@ pub(crate) fn process<B: PhysicalBody>(
                     return Err(vec![diagnostic]);
                 }
             }
-            let attributes = evaluate_attributes(body, content.attributes, ctx)?;
-            let mut blocks = Vec::with_capacity(content.blocks.len());
-            for block in content.blocks {
-                let block_spec = block_bodies
-                    .get(&block.type_name)
-                    .unwrap_or(&BodySpec::Attributes);
-                blocks.push(ContentBlock {
-                    body: process(&block.body, block_spec, ctx)?,
-                    type_name: block.type_name,
-                    labels: block.labels,
-                });
-            }
+            let attributes = evaluate_attributes(body, content.attributes, scope)?;
+            // A block type without a spec of its own is processed in the
+            // dynamic attributes mode.
+            let block_spec = |type_name: &str| {
+                Processing::Spec(block_bodies.get(type_name).unwrap_or(&BodySpec::Attributes))
+            };
+            let blocks = process_blocks(content.blocks, block_spec, scope)?;
             // "The new body can then be recursively processed using any of
             // the body processing models."
             let remain = match remain {
-                Some(remain_spec) => Some(Box::new(process(&rest, remain_spec, ctx)?)),
+                Some(remain_spec) => Some(Box::new(process(
+                    &rest,
+                    Processing::Spec(remain_spec),
+                    scope,
+                )?)),
                 None => None,
             };
             Ok(BodyContent {
@@ -323,22 +158,40 @@ pub(crate) fn process<B: PhysicalBody>(
     }
 }
 
+/// Processes the body of each block, in order, as `processing` says for
+/// its type.
+fn process_blocks<'s, B: PhysicalBody>(
+    found: Vec<FoundBlock<B>>,
+    processing: impl Fn(&str) -> Processing<'s>,
+    scope: Option<&EvalScope>,
+) -> Result<Vec<ContentBlock>, Vec<Diagnostic>> {
+    let mut blocks = Vec::with_capacity(found.len());
+    for block in found {
+        blocks.push(ContentBlock {
+            body: process(&block.body, processing(&block.type_name), scope)?,
+            type_name: block.type_name,
+            labels: block.labels,
+        });
+    }
+    Ok(blocks)
+}
+
 /// Evaluates attribute definitions in source order into an attribute map.
 fn evaluate_attributes<B: PhysicalBody>(
     body: &B,
     found: Vec<FoundAttribute<B::Expression>>,
-    ctx: Option<&EvalContext>,
+    scope: Option<&EvalScope>,
 ) -> Result<BTreeMap<String, Value>, Vec<Diagnostic>> {
     let mut attributes = BTreeMap::new();
     for attribute in found {
-        let value = body.evaluate(&attribute.expression, ctx)?;
+        let value = body.evaluate(&attribute.expression, scope)?;
         attributes.insert(attribute.name, value);
     }
     Ok(attributes)
 }
 
 /// A schema-phase error at a range.
-pub(crate) fn schema_error(
+pub fn schema_error(
     range: Range,
     summary: impl Into<String>,
     detail: impl Into<String>,

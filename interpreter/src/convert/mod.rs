@@ -42,6 +42,9 @@ impl Safety {
         self.min(other)
     }
 
+    /// Both safeties.
+    pub const ALL: [Safety; 2] = [Safety::Safe, Safety::Unsafe];
+
     pub fn name(self) -> &'static str {
         match self {
             Safety::Safe => "safe",

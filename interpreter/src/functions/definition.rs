@@ -9,6 +9,7 @@
 //! > - A _result value definition_ [...]
 
 use super::CallError;
+use crate::static_analysis::{StaticError, StaticExpression};
 use crate::types::Type;
 use crate::value::Value;
 
@@ -83,4 +84,20 @@ pub struct Function {
     pub variadic: Option<Parameter>,
     pub result_type: ResultTypeDefinition,
     pub result_value: ResultValueDefinition,
+}
+
+/// A function of two parameters, a value and then a type constraint that is
+/// written in the call rather than passed as a value: its argument is read
+/// through the static analyses (spec.md § Static Analysis), never
+/// evaluated. The type expression extension's `convert` is one
+/// (ext-typeexpr-README.md § Type Constraints as Values: "function calls in
+/// the HCL native expression syntax will require the argument to be valid
+/// type constraint expression syntax").
+#[derive(Clone, Copy, Debug)]
+pub struct TypeConstraintFunction {
+    pub name: &'static str,
+    /// Reads the type constraint from the second argument's expression.
+    pub read_type: fn(&dyn StaticExpression) -> Result<Type, Vec<StaticError>>,
+    /// The result value definition, given the value and the type.
+    pub call: fn(&Value, &Type) -> Result<Value, CallError>,
 }

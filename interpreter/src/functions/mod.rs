@@ -7,13 +7,14 @@
 //!   definition"), as plain data.
 //! - [`call`](mod@call): the call semantics: arguments mapped to
 //!   parameters, semantic checks, execution.
-//! - [`table`]: the conformance function table of `runner/PROTOCOL.md`,
-//!   whose functions live by family in [`string`], [`number`],
-//!   [`collection`] and [`general`], with go-cty 1.12.1's `function/stdlib`
-//!   semantics except where spec.md's call rules say otherwise.
+//! - [`table`]: function tables ([`FunctionTable`]), and the conformance
+//!   function table of `runner/PROTOCOL.md`, whose functions live by family
+//!   in [`string`], [`number`], [`collection`] and [`general`], with go-cty
+//!   1.12.1's `function/stdlib` semantics except where spec.md's call rules
+//!   say otherwise.
 //!
-//! The public API is [`exists`] and [`call()`], by name, with [`CallError`];
-//! [`lookup`] and [`call_function`] give the [`Function`] itself.
+//! The public API is [`FunctionTable`] and [`call_function`], with
+//! [`CallError`].
 
 pub mod call;
 pub mod collection;
@@ -23,10 +24,11 @@ pub mod number;
 pub mod string;
 pub mod table;
 
-pub use call::call_function;
-pub use definition::{Function, Parameter};
-pub use table::{lookup, NAMES};
+pub use call::{call_function, call_function_owned};
+pub use definition::{Function, Parameter, TypeConstraintFunction};
+pub use table::{Entry, FunctionTable, NAMES};
 
+#[cfg(test)]
 use crate::value::Value;
 use std::fmt;
 
@@ -72,28 +74,16 @@ impl fmt::Display for CallError {
 
 impl std::error::Error for CallError {}
 
-/// Whether the function table has a function of this name.
-///
-/// Spec: spec.md § Functions and Function Calls
-pub fn exists(name: &str) -> bool {
-    table::function(name).is_some()
-}
-
-/// Calls the function `name` of the function table with `args`.
-///
-/// Spec: spec.md § Functions and Function Calls
-pub fn call(name: &str, args: &[Value]) -> Result<Value, CallError> {
-    let function = table::function(name)
-        .ok_or_else(|| CallError::new(format!("there is no function named {name:?}")))?;
-    call_function(function, args)
-}
-
-/// [`call()`] with arguments the call may keep (see
-/// [`call::call_function_owned`]).
-pub fn call_owned(name: &str, args: Vec<Value>) -> Result<Value, CallError> {
-    let function = table::function(name)
-        .ok_or_else(|| CallError::new(format!("there is no function named {name:?}")))?;
-    call::call_function_owned(function, args)
+/// Calls the conformance table's function `name` with `args`: how the
+/// tests of the function families call them.
+#[cfg(test)]
+pub(crate) fn call(name: &str, args: &[Value]) -> Result<Value, CallError> {
+    match FunctionTable::conformance().get(name) {
+        Some(Entry::Function(function)) => call_function(function, args),
+        _ => Err(CallError::new(format!(
+            "there is no function named {name:?}"
+        ))),
+    }
 }
 
 #[cfg(test)]
@@ -102,17 +92,17 @@ mod tests {
     use crate::types::Type;
 
     #[test]
-    fn unknown_name_is_an_error_without_an_argument() {
-        assert!(!exists("nope"));
-        assert_eq!(call("nope", &[]).unwrap_err().argument, None);
-    }
-
-    #[test]
-    fn every_table_name_exists() {
-        assert!(NAMES.iter().all(|name| exists(name)));
-        assert_eq!(call("upper", &[Value::string("a")]), Ok(Value::string("A")));
+    fn a_conformance_function_is_called_with_values() {
+        let table = FunctionTable::conformance();
+        let Some(Entry::Function(upper)) = table.get("upper") else {
+            panic!("upper is a function");
+        };
         assert_eq!(
-            call("upper", &[Value::Unknown(Type::Dynamic)]),
+            call_function(upper, &[Value::string("a")]),
+            Ok(Value::string("A"))
+        );
+        assert_eq!(
+            call_function(upper, &[Value::Unknown(Type::Dynamic)]),
             Ok(Value::Unknown(Type::String))
         );
     }

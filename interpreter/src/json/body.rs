@@ -11,12 +11,14 @@
 
 use super::expression::eval_node;
 use super::parser::{parse_json_text, Node, NodeKind, Property};
+use super::static_analysis::JsonExpression;
 use crate::bodies::{
     self, schema_error, BodyContent, BodySpec, FoundAttribute, FoundBlock, PhysicalBody,
-    RawContent, SchemaIndex,
+    Processing, RawContent, SchemaIndex,
 };
 use crate::diagnostic::{Diagnostic, Pos, Range};
-use crate::eval_context::EvalContext;
+use crate::eval_context::{EvalContext, EvalScope};
+use crate::source::{LineIndex, Span};
 use crate::value::Value;
 use std::collections::BTreeMap;
 
@@ -34,13 +36,31 @@ pub fn process_config(
     spec: &BodySpec,
     ctx: Option<&EvalContext>,
 ) -> Result<BodyContent, Vec<Diagnostic>> {
+    with_config_body(source, ctx, |body| {
+        let scope = ctx.map(EvalScope::global);
+        bodies::process(body, Processing::Spec(spec), scope.as_ref())
+    })
+}
+
+/// Parses a JSON configuration file and hands its body to `work`, on a
+/// stack large enough for its nesting. `ctx` is the context the body's
+/// expressions will be evaluated with, if any: the work in proportion to
+/// the source is allowed in its budget.
+///
+/// Spec: json-spec.md § Structural Elements
+pub fn with_config_body<R>(
+    source: &str,
+    ctx: Option<&EvalContext>,
+    work: impl Fn(&JsonBody<'_>) -> Result<R, Vec<Diagnostic>>,
+) -> Result<R, Vec<Diagnostic>> {
     if let Some(ctx) = ctx {
         ctx.budget.allow_source(source.len());
     }
-    super::on_large_stack(|| {
-        let root = parse_json_text(source).map_err(|d| vec![d])?;
+    let scope = ctx.map(EvalScope::global);
+    super::with_nesting_limit(scope.as_ref(), |depth_limit| {
+        let root = parse_json_text(source, depth_limit).map_err(|d| vec![d])?;
         let body = JsonBody::read(&root, source).map_err(|d| vec![d])?;
-        bodies::process(&body, spec, ctx)
+        work(&body)
     })
 }
 
@@ -53,11 +73,13 @@ pub fn eval_attributes(
     source: &str,
     ctx: &EvalContext,
 ) -> Result<BTreeMap<String, Value>, Vec<Diagnostic>> {
-    process_config(source, &BodySpec::Attributes, Some(ctx)).map(|content| content.attributes)
+    process_config(source, &BodySpec::Attributes, Some(ctx))
+        .map(|mut content| std::mem::take(&mut content.attributes))
 }
 
 /// A JSON body, or what remains of one after partial processing.
-pub(crate) struct JsonBody<'a> {
+#[derive(Clone)]
+pub struct JsonBody<'a> {
     source: &'a str,
     /// The value the body was read from: an object or an array of objects.
     node: &'a Node,
@@ -122,23 +144,31 @@ impl<'a> JsonBody<'a> {
     fn unpack_blocks(
         &self,
         value: &'a Node,
-        type_name: &str,
+        (type_name, type_range): (&str, Range),
         label_names: &[String],
-        labels: &mut Vec<String>,
+        labels: &mut Vec<(String, Range)>,
         out: &mut Vec<FoundBlock<JsonBody<'a>>>,
     ) -> Result<(), Diagnostic> {
         if let Some((label_name, deeper)) = label_names.split_first() {
             let what = format!("the {label_name:?} labels of {type_name:?} blocks");
             for property in flatten(value, &what, |_| true)? {
-                labels.push(property.name.clone());
-                self.unpack_blocks(&property.value, type_name, deeper, labels, out)?;
+                labels.push((property.name.clone(), property.name_range));
+                self.unpack_blocks(
+                    &property.value,
+                    (type_name, type_range),
+                    deeper,
+                    labels,
+                    out,
+                )?;
                 labels.pop();
             }
             return Ok(());
         }
         let block = |body: &'a Node| FoundBlock {
             type_name: type_name.to_string(),
-            labels: labels.clone(),
+            labels: labels.iter().map(|(name, _)| name.clone()).collect(),
+            type_span: span_of(type_range),
+            label_spans: labels.iter().map(|(_, range)| span_of(*range)).collect(),
             body: JsonBody {
                 source: self.source,
                 node: body,
@@ -176,7 +206,20 @@ impl<'a> JsonBody<'a> {
 }
 
 impl<'a> PhysicalBody for JsonBody<'a> {
-    type Expression = &'a Node;
+    type Expression = JsonExpression<'a>;
+
+    /// Without a schema a JSON body cannot tell an attribute from a block:
+    /// "the schema is crucial to allow differentiation of attribute
+    /// definitions and block definitions". As written, it is read in the
+    /// dynamic attributes mode.
+    ///
+    /// Spec: json-spec.md § Structural Elements
+    fn content(&self) -> Result<RawContent<Self>, Vec<Diagnostic>> {
+        Ok(RawContent {
+            attributes: self.just_attributes()?,
+            blocks: Vec::new(),
+        })
+    }
 
     /// "Where the given schema describes an attribute with a given name, the
     /// object property with the matching name — if present — serves as the
@@ -192,7 +235,7 @@ impl<'a> PhysicalBody for JsonBody<'a> {
     fn partial_content(
         &self,
         schema: &SchemaIndex,
-    ) -> Result<(RawContent<Self>, Self), Diagnostic> {
+    ) -> Result<(RawContent<Self>, Self), Vec<Diagnostic>> {
         let mut content = RawContent {
             attributes: Vec::new(),
             blocks: Vec::new(),
@@ -203,15 +246,16 @@ impl<'a> PhysicalBody for JsonBody<'a> {
             if schema.attribute(&property.name).is_some() {
                 content
                     .attributes
-                    .push(attribute_once(property, &mut seen)?);
+                    .push(attribute_once(property, self.source, &mut seen).map_err(|d| vec![d])?);
             } else if let Some(header) = schema.block(&property.name) {
                 self.unpack_blocks(
                     &property.value,
-                    &header.type_name,
+                    (&header.type_name, property.name_range),
                     &header.label_names,
                     &mut Vec::new(),
                     &mut content.blocks,
-                )?;
+                )
+                .map_err(|d| vec![d])?;
             } else {
                 rest.push(*property);
             }
@@ -249,26 +293,31 @@ impl<'a> PhysicalBody for JsonBody<'a> {
     /// map holds each name once.
     ///
     /// Spec: json-spec.md § Structural Elements, § Attributes
-    fn just_attributes(&self) -> Result<Vec<FoundAttribute<Self::Expression>>, Diagnostic> {
+    fn just_attributes(&self) -> Result<Vec<FoundAttribute<Self::Expression>>, Vec<Diagnostic>> {
         if !matches!(self.node.kind, NodeKind::Object(_)) {
-            return Err(wrong_type(
+            return Err(vec![wrong_type(
                 self.node,
                 "In the dynamic attributes mode a body is a single JSON object.".into(),
-            ));
+            )]);
         }
         let mut seen = BTreeMap::new();
         self.properties
             .iter()
-            .map(|property| attribute_once(property, &mut seen))
-            .collect()
+            .map(|property| attribute_once(property, self.source, &mut seen))
+            .collect::<Result<_, _>>()
+            .map_err(|d| vec![d])
     }
 
     fn evaluate(
         &self,
         expression: &Self::Expression,
-        ctx: Option<&EvalContext>,
+        scope: Option<&EvalScope>,
     ) -> Result<Value, Vec<Diagnostic>> {
-        eval_node(expression, self.source, ctx)
+        eval_node(expression.node, self.source, scope)
+    }
+
+    fn range(&self, span: Span) -> Range {
+        LineIndex::new(self.source).range(span)
     }
 }
 
@@ -324,8 +373,9 @@ fn wrong_type(node: &Node, detail: String) -> Diagnostic {
 /// Spec: spec.md § Structural Elements
 fn attribute_once<'a>(
     property: &'a Property,
+    source: &'a str,
     seen: &mut BTreeMap<&'a str, Range>,
-) -> Result<FoundAttribute<&'a Node>, Diagnostic> {
+) -> Result<FoundAttribute<JsonExpression<'a>>, Diagnostic> {
     if let Some(first) = seen.insert(&property.name, property.name_range) {
         return Err(schema_error(
             property.name_range,
@@ -338,8 +388,16 @@ fn attribute_once<'a>(
     }
     Ok(FoundAttribute {
         name: property.name.clone(),
-        expression: &property.value,
+        expression: JsonExpression {
+            node: &property.value,
+            source,
+        },
     })
+}
+
+/// The byte span of a range.
+fn span_of(range: Range) -> Span {
+    Span::new(range.start.byte, range.end.byte)
 }
 
 /// The position one ASCII character before `pos` on the same line.

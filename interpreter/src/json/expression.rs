@@ -12,12 +12,12 @@
 //! the context's presence is the mode). Evaluation stops at the first
 //! error.
 
-use super::on_large_stack;
 use super::parser::{parse_json_text, Node, NodeKind, Property};
 use super::string::ContentMap;
+use super::with_nesting_limit;
 use crate::convert::convert;
 use crate::diagnostic::{Diagnostic, Phase, Pos, Range};
-use crate::eval_context::EvalContext;
+use crate::eval_context::{EvalContext, EvalScope};
 use crate::types::Type;
 use crate::value::{nfc, Value};
 use std::collections::BTreeMap;
@@ -34,17 +34,20 @@ pub fn eval_expression(source: &str, ctx: Option<&EvalContext>) -> Result<Value,
     if let Some(ctx) = ctx {
         ctx.budget.allow_source(source.len());
     }
-    on_large_stack(|| {
-        let node = parse_json_text(source).map_err(|d| vec![d])?;
-        eval_node(&node, source, ctx)
+    let scope = ctx.map(EvalScope::global);
+    with_nesting_limit(scope.as_ref(), |depth_limit| {
+        let node = parse_json_text(source, depth_limit).map_err(|d| vec![d])?;
+        eval_node(&node, source, scope.as_ref())
     })
 }
 
-/// The value of a node, on a stack large enough for its depth.
+/// The value of a node: in literal-only mode when `ctx` is `None`, in full
+/// expression mode in `ctx` otherwise. To be called on a stack large enough
+/// for its depth.
 pub(crate) fn eval_node(
     node: &Node,
     source: &str,
-    ctx: Option<&EvalContext>,
+    ctx: Option<&EvalScope>,
 ) -> Result<Value, Vec<Diagnostic>> {
     match &node.kind {
         NodeKind::Object(properties) => eval_object(properties, source, ctx),
@@ -84,7 +87,7 @@ pub(crate) fn eval_node(
 fn eval_object(
     properties: &[Property],
     source: &str,
-    ctx: Option<&EvalContext>,
+    ctx: Option<&EvalScope>,
 ) -> Result<Value, Vec<Diagnostic>> {
     let mut attributes = BTreeMap::new();
     let mut unknown = false;
@@ -121,7 +124,7 @@ fn eval_object(
 fn eval_property_name(
     property: &Property,
     source: &str,
-    ctx: Option<&EvalContext>,
+    ctx: Option<&EvalScope>,
 ) -> Result<Option<String>, Vec<Diagnostic>> {
     let range = property.name_range;
     let v = eval_string(&property.name, range, source, ctx)?;
@@ -150,7 +153,7 @@ fn eval_property_name(
 fn eval_array(
     elements: &[Node],
     source: &str,
-    ctx: Option<&EvalContext>,
+    ctx: Option<&EvalScope>,
 ) -> Result<Value, Vec<Diagnostic>> {
     let values = elements
         .iter()
@@ -194,7 +197,7 @@ fn eval_string(
     text: &str,
     range: Range,
     source: &str,
-    ctx: Option<&EvalContext>,
+    ctx: Option<&EvalScope>,
 ) -> Result<Value, Vec<Diagnostic>> {
     let Some(ctx) = ctx else {
         return Ok(Value::string(text));
@@ -208,7 +211,7 @@ fn eval_string(
     if literal_only {
         return Ok(Value::string(text));
     }
-    crate::native::eval_template(text, ctx).map_err(|mut diagnostics| {
+    crate::native::eval_template_in(text, ctx).map_err(|mut diagnostics| {
         if skipped > 0 {
             for diagnostic in &mut diagnostics {
                 diagnostic.range = diagnostic.range.map(|r| after_skipped(r, skipped));

@@ -29,7 +29,7 @@
 //! SPEC-GAP(spec-notes/gaps/json-byte-order-mark.md)
 
 use super::string::decode_string;
-use super::{on_large_stack, MAX_NESTING_DEPTH};
+use super::{with_nesting_limit, MAX_NESTING_DEPTH, NESTING_TOO_DEEP};
 use crate::diagnostic::{Diagnostic, Phase, Pos, Range};
 use crate::number::Number;
 
@@ -108,12 +108,14 @@ impl Drop for NodeKind {
 ///
 /// RFC 8259, section 2.
 pub fn parse(source: &str) -> Result<Node, Vec<Diagnostic>> {
-    on_large_stack(|| parse_json_text(source).map_err(|d| vec![d]))
+    with_nesting_limit(None, |depth_limit| {
+        parse_json_text(source, depth_limit).map_err(|d| vec![d])
+    })
 }
 
-/// [`parse`] on the current stack, which must be large enough for the
-/// nesting limit.
-pub(crate) fn parse_json_text(source: &str) -> Result<Node, Diagnostic> {
+/// [`parse`] on the current stack, which must be large enough for
+/// `depth_limit` levels of nesting (at most [`MAX_NESTING_DEPTH`]).
+pub(crate) fn parse_json_text(source: &str, depth_limit: usize) -> Result<Node, Diagnostic> {
     let mut parser = Parser {
         source,
         pos: Pos {
@@ -122,6 +124,7 @@ pub(crate) fn parse_json_text(source: &str) -> Result<Node, Diagnostic> {
             byte: 0,
         },
         depth: 0,
+        depth_limit,
     };
     if source.starts_with('\u{FEFF}') {
         return Err(
@@ -146,6 +149,8 @@ struct Parser<'a> {
     pos: Pos,
     /// The number of objects and arrays open.
     depth: usize,
+    /// The most that may be open.
+    depth_limit: usize,
 }
 
 impl Parser<'_> {
@@ -393,9 +398,9 @@ impl Parser<'_> {
     /// Opens an object or an array: checks the nesting limit and moves past
     /// the bracket.
     fn open(&mut self) -> Result<(), Diagnostic> {
-        if self.depth >= MAX_NESTING_DEPTH {
+        if self.depth >= self.depth_limit {
             return Err(self.error_at_char(
-                "Nesting too deep",
+                NESTING_TOO_DEEP,
                 &format!("Objects and arrays may nest at most {MAX_NESTING_DEPTH} levels."),
             ));
         }

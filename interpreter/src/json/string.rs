@@ -214,6 +214,12 @@ impl<'a> ContentMap<'a> {
         }
     }
 
+    /// The source offset of each byte offset of the content, its end
+    /// included.
+    pub fn source_offsets(&self) -> &[usize] {
+        &self.offsets
+    }
+
     /// The source range of a range in the content.
     pub fn range(&self, content_range: Range) -> Range {
         Range {

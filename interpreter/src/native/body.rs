@@ -1,5 +1,5 @@
-//! Native-syntax bodies under body processing: schemas, partial processing
-//! and the dynamic attributes mode.
+//! Native-syntax bodies under body processing: as written, with schemas,
+//! partial processing and the dynamic attributes mode.
 //!
 //! Spec: spec.md § Schema-driven Processing, § Partial Processing of Body
 //! Content, § _Dynamic Attributes_ Processing; hclsyntax-spec.md § Bodies,
@@ -11,15 +11,37 @@
 
 use super::ast;
 use super::eval::{eval, Scope};
-use super::source::{LineIndex, Span};
-use super::{on_large_stack, parse_phase, parser, Diagnostics};
+use super::{parse_phase, parser, with_nesting_limit, Diagnostics, Problem, Root};
 use crate::bodies::{
     self, schema_error, BodyContent, BodySpec, FoundAttribute, FoundBlock, PhysicalBody,
-    RawContent, SchemaIndex,
+    Processing, RawContent, SchemaIndex,
 };
 use crate::diagnostic::{Diagnostic, Phase, Range};
-use crate::eval_context::EvalContext;
+use crate::eval_context::{EvalContext, EvalScope};
+use crate::source::{LineIndex, Span};
 use crate::value::Value;
+
+/// Parses a native-syntax configuration file and hands its body to `work`,
+/// on a stack large enough for its nesting. `ctx` is the context the body's
+/// expressions will be evaluated with, if any: the work in proportion to
+/// the source is allowed in its budget.
+///
+/// Spec: hclsyntax-spec.md § Configuration Files
+pub fn with_config_body<R>(
+    source: &str,
+    ctx: Option<&EvalContext>,
+    work: impl Fn(&NativeBody<'_>) -> Result<R, Diagnostics>,
+) -> Result<R, Diagnostics> {
+    if let Some(ctx) = ctx {
+        ctx.budget.allow_source(source.len());
+    }
+    let scope = ctx.map(EvalScope::global);
+    with_nesting_limit(scope.as_ref(), |depth_limit| {
+        let parsed = parse_phase(source, depth_limit, parser::parse_config_file)?;
+        let file = parsed.tree.view(&parsed.arena);
+        work(&NativeBody::new(file.body, source, MissingItem::FileStart))
+    })
+}
 
 /// Parses a native-syntax configuration file and processes its body as
 /// `spec` says: attributes evaluated in full expression mode with `ctx`, or
@@ -32,52 +54,99 @@ pub fn process_config(
     spec: &BodySpec,
     ctx: Option<&EvalContext>,
 ) -> Result<BodyContent, Diagnostics> {
-    if let Some(ctx) = ctx {
-        ctx.budget.allow_source(source.len());
-    }
-    on_large_stack(|depth_limit| {
-        let parsed = parse_phase(source, depth_limit, parser::parse_config_file)?;
-        let lines = LineIndex::new(source);
-        let body = NativeBody::new(
-            &parsed.tree.body,
-            &parsed.arena,
-            source,
-            &lines,
-            Span::at(0),
-        );
-        bodies::process(&body, spec, ctx)
+    with_config_body(source, ctx, |body| {
+        let scope = ctx.map(EvalScope::global);
+        bodies::process(body, Processing::Spec(spec), scope.as_ref())
     })
 }
 
 /// A native body, or what remains of one after partial processing.
-pub(crate) struct NativeBody<'a> {
-    /// The nodes of the file's syntax tree.
-    arena: &'a ast::Arena,
+#[derive(Clone)]
+pub struct NativeBody<'a> {
     source: &'a str,
-    lines: &'a LineIndex,
-    /// Where a missing element is reported: the start of the body.
-    missing_item: Span,
-    /// In source order.
-    attributes: Vec<&'a ast::Attribute>,
-    /// In source order.
-    blocks: Vec<&'a ast::Block>,
+    /// Where a missing element is reported.
+    missing_item: MissingItem<'a>,
+    elements: Elements<'a>,
+}
+
+/// Where a missing element of a body is reported: at the start of a file,
+/// or at the opening brace of a block (found when it is needed).
+#[derive(Clone, Copy)]
+enum MissingItem<'a> {
+    FileStart,
+    OpeningBrace(ast::Block<'a>),
+}
+
+/// The elements of a body: all of them, or those that remain after partial
+/// processing.
+#[derive(Clone)]
+enum Elements<'a> {
+    All(ast::Body<'a>),
+    Remaining {
+        /// In source order.
+        attributes: Vec<ast::Attribute<'a>>,
+        /// In source order.
+        blocks: Vec<ast::Block<'a>>,
+    },
+}
+
+/// One of two iterators of the same items.
+enum Either<L, R> {
+    Left(L),
+    Right(R),
+}
+
+impl<T, L: Iterator<Item = T>, R: Iterator<Item = T>> Iterator for Either<L, R> {
+    type Item = T;
+
+    fn next(&mut self) -> Option<T> {
+        match self {
+            Either::Left(l) => l.next(),
+            Either::Right(r) => r.next(),
+        }
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        match self {
+            Either::Left(l) => l.size_hint(),
+            Either::Right(r) => r.size_hint(),
+        }
+    }
 }
 
 impl<'a> NativeBody<'a> {
-    fn new(
-        body: &'a ast::Body,
-        arena: &'a ast::Arena,
-        source: &'a str,
-        lines: &'a LineIndex,
-        missing_item: Span,
-    ) -> NativeBody<'a> {
+    fn new(body: ast::Body<'a>, source: &'a str, missing_item: MissingItem<'a>) -> NativeBody<'a> {
         NativeBody {
-            arena,
             source,
-            lines,
             missing_item,
-            attributes: body.attributes.iter().collect(),
-            blocks: body.blocks.iter().collect(),
+            elements: Elements::All(body),
+        }
+    }
+
+    /// The attribute definitions, in source order.
+    fn attributes(&self) -> impl Iterator<Item = ast::Attribute<'a>> + '_ {
+        match &self.elements {
+            Elements::All(body) => Either::Left(body.attributes.iter()),
+            Elements::Remaining { attributes, .. } => Either::Right(attributes.iter().copied()),
+        }
+    }
+
+    /// The blocks, in source order.
+    fn blocks(&self) -> impl Iterator<Item = ast::Block<'a>> + '_ {
+        match &self.elements {
+            Elements::All(body) => Either::Left(body.blocks.iter()),
+            Elements::Remaining { blocks, .. } => Either::Right(blocks.iter().copied()),
+        }
+    }
+
+    /// A block as found, its body to be processed in turn.
+    fn found_block(&self, block: ast::Block<'a>) -> FoundBlock<NativeBody<'a>> {
+        FoundBlock {
+            type_name: block.type_name.to_string(),
+            labels: block.labels.iter().map(|l| l.value.to_string()).collect(),
+            body: NativeBody::new(block.body, self.source, MissingItem::OpeningBrace(block)),
+            type_span: block.type_span,
+            label_spans: block.labels.iter().map(|l| l.span).collect(),
         }
     }
 
@@ -100,7 +169,7 @@ impl<'a> NativeBody<'a> {
     }
 
     fn error(&self, span: Span, summary: &str, detail: String) -> Diagnostic {
-        schema_error(self.lines.range(span), summary, detail)
+        schema_error(self.range(span), summary, detail)
     }
 
     /// Checks a block's labels against its block header schema.
@@ -112,13 +181,13 @@ impl<'a> NativeBody<'a> {
     fn check_labels(&self, block: &ast::Block, label_names: &[String]) -> Result<(), Diagnostic> {
         let given = block.labels.len();
         let wanted = label_names.len();
-        if given > wanted {
+        if let Some(extra) = block.labels.get(wanted) {
             return Err(self.error(
-                block.labels[wanted].span,
+                extra.span,
                 "Extraneous label",
                 format!(
                     "Blocks of type {:?} have {wanted} label(s), not {given}.",
-                    &*block.type_name
+                    block.type_name
                 ),
             ));
         }
@@ -129,17 +198,35 @@ impl<'a> NativeBody<'a> {
                 "Missing label",
                 format!(
                     "Blocks of type {:?} have {wanted} label(s) ({}), not {given}.",
-                    &*block.type_name,
+                    block.type_name,
                     label_names.join(", ")
                 ),
             ));
         }
         Ok(())
     }
+
+    /// The evaluation error of a problem of this body's source.
+    fn eval_error(&self, problem: Problem) -> Vec<Diagnostic> {
+        problem.into_diagnostics(self.source, Phase::Eval)
+    }
 }
 
 impl<'a> PhysicalBody for NativeBody<'a> {
-    type Expression = &'a ast::Expression;
+    type Expression = ast::Expression<'a>;
+
+    fn content(&self) -> Result<RawContent<Self>, Vec<Diagnostic>> {
+        Ok(RawContent {
+            attributes: self
+                .attributes()
+                .map(|a| FoundAttribute {
+                    name: a.name.to_string(),
+                    expression: a.expression,
+                })
+                .collect(),
+            blocks: self.blocks().map(|b| self.found_block(b)).collect(),
+        })
+    }
 
     /// "Any attribute whose name is specified in the schema is returned in
     /// body content and elided from the new body. Any block whose type is
@@ -148,54 +235,50 @@ impl<'a> PhysicalBody for NativeBody<'a> {
     fn partial_content(
         &self,
         schema: &SchemaIndex,
-    ) -> Result<(RawContent<Self>, Self), Diagnostic> {
+    ) -> Result<(RawContent<Self>, Self), Vec<Diagnostic>> {
         let mut content = RawContent {
             attributes: Vec::new(),
             blocks: Vec::new(),
         };
-        let mut rest = NativeBody {
-            attributes: Vec::new(),
-            blocks: Vec::new(),
-            ..*self
-        };
-        for attribute in &self.attributes {
-            if schema.attribute(&attribute.name).is_some() {
+        let (mut attributes, mut blocks) = (Vec::new(), Vec::new());
+        for attribute in self.attributes() {
+            if schema.attribute(attribute.name).is_some() {
                 content.attributes.push(FoundAttribute {
                     name: attribute.name.to_string(),
-                    expression: &attribute.expression,
+                    expression: attribute.expression,
                 });
             } else {
-                rest.attributes.push(attribute);
+                attributes.push(attribute);
             }
         }
-        for block in &self.blocks {
-            let Some(header) = schema.block(&block.type_name) else {
-                rest.blocks.push(block);
+        for block in self.blocks() {
+            let Some(header) = schema.block(block.type_name) else {
+                blocks.push(block);
                 continue;
             };
-            self.check_labels(block, &header.label_names)?;
-            content.blocks.push(FoundBlock {
-                type_name: block.type_name.to_string(),
-                labels: block.labels.iter().map(|l| l.value.clone()).collect(),
-                body: NativeBody::new(
-                    &block.body,
-                    self.arena,
-                    self.source,
-                    self.lines,
-                    Span::at(self.open_brace(block)),
-                ),
-            });
+            self.check_labels(&block, &header.label_names)
+                .map_err(|d| vec![d])?;
+            content.blocks.push(self.found_block(block));
         }
+        let rest = NativeBody {
+            source: self.source,
+            missing_item: self.missing_item,
+            elements: Elements::Remaining { attributes, blocks },
+        };
         Ok((content, rest))
     }
 
     fn missing_item(&self) -> Range {
-        self.lines.range(self.missing_item)
+        let at = match self.missing_item {
+            MissingItem::FileStart => 0,
+            MissingItem::OpeningBrace(block) => self.open_brace(&block),
+        };
+        self.range(Span::at(at))
     }
 
     fn extraneous(&self, schema: &SchemaIndex) -> Option<Diagnostic> {
-        let attribute = self.attributes.first().map(|a| {
-            let hint = if schema.block(&a.name).is_some() {
+        let attribute = self.attributes().next().map(|a| {
+            let hint = if schema.block(a.name).is_some() {
                 " A block of this type is expected: write it without `=`."
             } else {
                 ""
@@ -203,11 +286,11 @@ impl<'a> PhysicalBody for NativeBody<'a> {
             (
                 a.name_span,
                 "Unsupported argument",
-                format!("No attribute named {:?} is expected here.{hint}", &*a.name),
+                format!("No attribute named {:?} is expected here.{hint}", a.name),
             )
         });
-        let block = self.blocks.first().map(|b| {
-            let hint = if schema.attribute(&b.type_name).is_some() {
+        let block = self.blocks().next().map(|b| {
+            let hint = if schema.attribute(b.type_name).is_some() {
                 " An attribute of this name is expected: write it with `=`."
             } else {
                 ""
@@ -217,7 +300,7 @@ impl<'a> PhysicalBody for NativeBody<'a> {
                 "Unsupported block type",
                 format!(
                     "Blocks of type {:?} are not expected here.{hint}",
-                    &*b.type_name
+                    b.type_name
                 ),
             )
         });
@@ -233,43 +316,42 @@ impl<'a> PhysicalBody for NativeBody<'a> {
     /// blocks is an error in this mode ("producing an error if
     /// non-attribute constructs are present").
     /// SPEC-GAP(spec-notes/gaps/bodies-dynamic-attributes-blocks.md)
-    fn just_attributes(&self) -> Result<Vec<FoundAttribute<Self::Expression>>, Diagnostic> {
-        if let Some(block) = self.blocks.first() {
-            return Err(self.error(
+    fn just_attributes(&self) -> Result<Vec<FoundAttribute<Self::Expression>>, Vec<Diagnostic>> {
+        if let Some(block) = self.blocks().next() {
+            return Err(vec![self.error(
                 block.type_span,
                 "Unexpected block",
                 format!(
                     "Blocks are not allowed here: the body is read as attributes only, and {:?} is a block.",
-                    &*block.type_name
+                    block.type_name
                 ),
-            ));
+            )]);
         }
-        Ok(self
-            .attributes
-            .iter()
-            .map(|a| FoundAttribute {
-                name: a.name.to_string(),
-                expression: &a.expression,
-            })
-            .collect())
+        Ok(self.content()?.attributes)
     }
 
     fn evaluate(
         &self,
         expression: &Self::Expression,
-        ctx: Option<&EvalContext>,
+        scope: Option<&EvalScope>,
     ) -> Result<Value, Vec<Diagnostic>> {
         let literal_only;
-        let ctx = match ctx {
-            Some(ctx) => ctx,
+        let global;
+        let scope = match scope {
+            Some(scope) => scope,
             None => {
                 literal_only = EvalContext::literal_only_mode();
-                &literal_only
+                global = EvalScope::global(&literal_only);
+                &global
             }
         };
-        let scope = Scope::global(self.arena, ctx);
-        eval(expression, &scope)
+        let scope = Scope::global(scope);
+        eval(*expression, &scope)
             .and_then(|v| scope.owned(v, expression.span()))
-            .map_err(|p| p.into_diagnostics(self.source, Phase::Eval))
+            .map_err(|p| self.eval_error(p))
+    }
+
+    fn range(&self, span: Span) -> Range {
+        LineIndex::new(self.source).range(span)
     }
 }

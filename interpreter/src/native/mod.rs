@@ -11,13 +11,17 @@
 //!   Elements, § Expressions, § Templates);
 //! - `eval`: the value of an expression or template in a scope, one module
 //!   per section of § Expressions and § Templates;
-//! - `config`: a configuration file's attributes evaluated, its blocks
-//!   kept;
-//! - `dynblock`: the dynamic blocks extension (`dynamic` blocks expanded).
+//! - `body`: a configuration file's body under body processing
+//!   ([`crate::bodies`]): as written, or with a schema;
+//! - [`static_analysis`]: § Static Analysis, for the native syntax's
+//!   expressions.
 //!
 //! The public API is [`eval_expression`], [`eval_template`],
-//! [`eval_config`] and [`eval_config_with_extensions`], and the parse-only
-//! [`parse_expression`], [`parse_template`] and [`parse_config`]. Parse
+//! [`eval_config`] and [`process_config`], the parse-only
+//! [`parse_expression`], [`parse_template`] and [`parse_config`], and, for
+//! code above the syntax, the interfaces of [`crate::bodies`] and
+//! [`crate::static_analysis`] ([`with_config_body`], the views of
+//! [`ast`]). Parse
 //! errors have [`Phase::Parse`], evaluation errors [`Phase::Eval`]; every
 //! diagnostic has a source range. The parser stops at its first error and
 //! so does the evaluator, so there is one diagnostic.
@@ -31,27 +35,31 @@
 //!   each link of a chain of binary operators or postfix operators (so
 //!   `1 + 1 + ... + 1` with more than that many operators is also
 //!   rejected). Deeper input is a parse error ("Nesting too deep").
-//! - **Stack**: parsing and evaluation run on a [`STACK_SIZE`] stack of
-//!   their own, switched to on the caller's thread (reserved, not
-//!   committed: only the pages used are touched), enough for the deepest
-//!   accepted input. Should the system refuse that stack, smaller ones are
-//!   tried with proportionally smaller nesting limits. A value nested
-//!   100,000 levels deep, such as the result of 100,000 nested brackets,
-//!   is returned to the caller. Dropping it (a [`Value`], its [`Type`], a
-//!   [`Body`]) never recurses; comparing, converting or encoding it does,
-//!   through [`Value`]'s own code: callers doing that need a large stack
-//!   too ([`crate::large_stack::run`]). The syntax trees of the parse-only
-//!   entry points drop themselves on a large stack ([`Parsed`]).
+//! - **Stack**: parsing and evaluation run where they are called, on the
+//!   caller's stack, with the nesting limit that what is left of it holds
+//!   (`BYTES_PER_LEVEL` per level); an input that nests deeper, or a
+//!   context whose variables do, runs again on a [`STACK_SIZE`] stack of
+//!   its own, switched to on the caller's thread (reserved, not committed:
+//!   only the pages used are touched), enough for the deepest accepted
+//!   input (see [`crate::large_stack`]). Should the system refuse that
+//!   stack, smaller ones are tried with proportionally smaller nesting
+//!   limits. A value nested 100,000 levels deep, such as the result of
+//!   100,000 nested brackets, is returned to the caller. Dropping it (a
+//!   [`Value`], its [`Type`], a [`Body`]) never recurses; comparing,
+//!   converting or encoding it does, through [`Value`]'s own code: callers
+//!   doing that need a large stack too ([`crate::large_stack::run`]). A
+//!   syntax tree ([`Parsed`]) is a few flat vectors: dropping it never
+//!   recurses either.
 //!
 //!   [`Type`]: crate::types::Type
-//! - **Size**: a source may be at most [`source::MAX_SOURCE_LEN`] bytes
-//!   (4 GiB), since spans hold 32-bit offsets. A source is held in memory
+//! - **Size**: a source may be at most [`crate::source::MAX_SOURCE_LEN`] bytes
+//!   (2 GiB), since spans hold 32-bit offsets. A source is held in memory
 //!   with its syntax tree (tokens are read from the lexer as the parser
-//!   needs them), about 8 bytes per byte of a typical configuration; the
+//!   needs them), about 5 bytes per byte of a typical configuration; the
 //!   tree is kept until [`eval_config`] has evaluated the whole file, so
 //!   the tree and the result are both held at the end (the `native`
-//!   benchmark's peak memory is about 9 to 12 times its input when parsing,
-//!   14 to 18 times when evaluating too).
+//!   benchmark's peak memory is about 6 to 9 times its input when parsing,
+//!   13 to 16 times when evaluating too; see `ARCHITECTURE.md`).
 //! - **Time**: lexing, parsing and the evaluation of templates and
 //!   expressions are linear in the size of the input (apart from the
 //!   work the program itself asks for, such as nested `for` expressions).
@@ -63,23 +71,20 @@
 
 pub mod ast;
 mod body;
-mod config;
-mod dynblock;
 mod eval;
 pub mod lexer;
 mod parser;
-pub mod source;
 pub mod static_analysis;
 
+use crate::bodies::{self, BodyContent, ContentBlock, Processing};
 use crate::diagnostic::{Diagnostic, Phase, Range};
-use crate::eval_context::EvalContext;
+use crate::eval_context::{EvalContext, EvalScope};
 use crate::large_stack::{self, Failure};
+use crate::source::{self, LineIndex, Span};
 use crate::value::Value;
-use source::{LineIndex, Span};
-use std::collections::BTreeMap;
-use std::ops::Deref;
+use ast::node;
 
-pub use body::process_config;
+pub use body::{process_config, with_config_body, NativeBody};
 
 /// The diagnostics of a rejected input.
 pub type Diagnostics = Vec<Diagnostic>;
@@ -93,53 +98,27 @@ pub const MAX_NESTING_DEPTH: usize = 200_000;
 /// builds use about a third of that.
 pub const STACK_SIZE: usize = 2 << 30;
 
-/// Trees no deeper than this are dropped where they are.
-const SHALLOW_DEPTH: usize = 1_000;
-
 /// A configuration file's body: every attribute evaluated, and its blocks
-/// in source order.
+/// in source order (the body content of [`crate::bodies`], never with a
+/// remaining body).
 ///
 /// Spec: hclsyntax-spec.md § Bodies; spec.md § Body Content
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Body {
-    pub attributes: BTreeMap<String, Value>,
-    pub blocks: Vec<Block>,
-}
-
-/// Bodies nest as deeply as their source's blocks (up to
-/// [`MAX_NESTING_DEPTH`] levels), so dropping one must not recurse: the
-/// blocks of every level are moved onto one heap stack and dropped there,
-/// each with no blocks left in its body.
-impl Drop for Body {
-    fn drop(&mut self) {
-        if self.blocks.iter().all(|block| block.body.blocks.is_empty()) {
-            return;
-        }
-        let mut blocks = std::mem::take(&mut self.blocks);
-        while let Some(mut block) = blocks.pop() {
-            blocks.append(&mut block.body.blocks);
-        }
-    }
-}
+pub type Body = BodyContent;
 
 /// A block: its type, its labels and its body.
 ///
 /// Spec: hclsyntax-spec.md § Blocks
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Block {
-    pub type_name: String,
-    pub labels: Vec<String>,
-    pub body: Body,
-}
+pub type Block = ContentBlock;
 
 /// Parses a whole expression, then evaluates it in `ctx`.
 ///
 /// Spec: hclsyntax-spec.md § Expressions; spec.md § Expression Evaluation
 pub fn eval_expression(source: &str, ctx: &EvalContext) -> Result<Value, Diagnostics> {
     ctx.budget.allow_source(source.len());
-    on_large_stack(|depth_limit| {
+    let scope = EvalScope::global(ctx);
+    with_nesting_limit(Some(&scope), |depth_limit| {
         let parsed = parse_phase(source, depth_limit, parser::parse_expression_source)?;
-        eval::evaluate_expression(&parsed.tree, &parsed.arena, ctx)
+        eval::evaluate_expression(parsed.tree.view(&parsed.arena), &scope)
             .map_err(|p| p.into_diagnostics(source, Phase::Eval))
     })
 }
@@ -148,91 +127,105 @@ pub fn eval_expression(source: &str, ctx: &EvalContext) -> Result<Value, Diagnos
 ///
 /// Spec: hclsyntax-spec.md § Templates
 pub fn eval_template(source: &str, ctx: &EvalContext) -> Result<Value, Diagnostics> {
-    ctx.budget.allow_source(source.len());
-    on_large_stack(|depth_limit| {
+    eval_template_in(source, &EvalScope::global(ctx))
+}
+
+/// Parses a template in template file mode, then evaluates it in `scope`:
+/// how an application that defines variables around an expression (the
+/// JSON syntax's strings in a dynamic block's content) evaluates a template.
+///
+/// Spec: hclsyntax-spec.md § Templates
+pub fn eval_template_in(source: &str, scope: &EvalScope) -> Result<Value, Diagnostics> {
+    scope.context().budget.allow_source(source.len());
+    with_nesting_limit(Some(scope), |depth_limit| {
         let parsed = parse_phase(source, depth_limit, parser::parse_template_source)?;
-        eval::evaluate_template(&parsed.tree, &parsed.arena, ctx)
+        eval::evaluate_template(parsed.tree.view(&parsed.arena), scope)
             .map_err(|p| p.into_diagnostics(source, Phase::Eval))
     })
 }
 
-/// Parses a configuration file, then evaluates every attribute in `ctx`.
+/// Parses a configuration file, then evaluates every attribute in `ctx`:
+/// its body processed as written.
 ///
 /// Spec: hclsyntax-spec.md § Structural Elements
 pub fn eval_config(source: &str, ctx: &EvalContext) -> Result<Body, Diagnostics> {
-    ctx.budget.allow_source(source.len());
-    on_large_stack(|depth_limit| {
-        let parsed = parse_phase(source, depth_limit, parser::parse_config_file)?;
-        config::evaluate_config_file(parsed.tree, &parsed.arena, ctx)
-            .map_err(|p| p.into_diagnostics(source, Phase::Eval))
-    })
-}
-
-/// Parses a configuration file, then evaluates every attribute in `ctx`;
-/// with `dynblock`, every `dynamic` block is first replaced by the blocks
-/// it generates (the dynamic blocks extension, in every body at every
-/// depth). Without extensions this is [`eval_config`].
-///
-/// Spec: hclsyntax-spec.md § Structural Elements;
-/// ext-dynblock-README.md § HCL Dynamic Blocks Extension
-pub fn eval_config_with_extensions(
-    source: &str,
-    ctx: &EvalContext,
-    dynblock: bool,
-) -> Result<Body, Diagnostics> {
-    if !dynblock {
-        return eval_config(source, ctx);
-    }
-    ctx.budget.allow_source(source.len());
-    on_large_stack(|depth_limit| {
-        let parsed = parse_phase(source, depth_limit, parser::parse_config_file)?;
-        dynblock::evaluate_config_file(&parsed.tree, &parsed.arena, ctx)
-            .map_err(|p| p.into_diagnostics(source, Phase::Eval))
+    with_config_body(source, Some(ctx), |body| {
+        bodies::process(body, Processing::AsWritten, Some(&EvalScope::global(ctx)))
     })
 }
 
 /// Parses a whole expression.
 ///
 /// Spec: hclsyntax-spec.md § Expressions
-pub fn parse_expression(source: &str) -> Result<Parsed<ast::Expression>, Diagnostics> {
+pub fn parse_expression(source: &str) -> Result<Parsed<node::Expression>, Diagnostics> {
     parse_only(source, parser::parse_expression_source)
 }
 
 /// Parses a template in template file mode.
 ///
 /// Spec: hclsyntax-spec.md § Templates
-pub fn parse_template(source: &str) -> Result<Parsed<ast::Template>, Diagnostics> {
+pub fn parse_template(source: &str) -> Result<Parsed<node::Template>, Diagnostics> {
     parse_only(source, parser::parse_template_source)
 }
 
 /// Parses a configuration file.
 ///
 /// Spec: hclsyntax-spec.md § Structural Elements
-pub fn parse_config(source: &str) -> Result<Parsed<ast::ConfigFile>, Diagnostics> {
+pub fn parse_config(source: &str) -> Result<Parsed<node::ConfigFile>, Diagnostics> {
     parse_only(source, parser::parse_config_file)
 }
 
-/// A syntax tree and the source it was read from.
-///
-/// The blocks of a configuration file nest as deep as the accepted nesting,
-/// which would overflow a small stack when dropped, so a deep tree is
-/// dropped on a large stack. (Expressions are nodes of the tree's arena,
-/// whose drop is flat.)
-pub struct Parsed<T: Send + 'static> {
-    tree: Option<T>,
-    arena: ast::Arena,
+/// A syntax tree and the source it was read from. The tree is read through
+/// its views ([`Parsed::tree`]); dropping it never recurses.
+pub struct Parsed<R> {
+    tree: R,
+    arena: node::Arena,
+    /// The deepest nesting of the tree, which the unit tests check.
+    #[cfg(test)]
     depth: usize,
     lines: LineIndex,
 }
 
-impl<T: Send + 'static> Parsed<T> {
-    pub fn tree(&self) -> &T {
-        self.tree.as_ref().expect("present until dropped")
-    }
+/// The root of a syntax tree: an expression, a template or a
+/// configuration file.
+pub trait Root {
+    /// The root's view.
+    type View<'t>
+    where
+        Self: 't;
 
-    /// The nodes of the tree.
-    pub fn arena(&self) -> &ast::Arena {
-        &self.arena
+    /// The view of the root of a tree of `arena`.
+    fn view<'t>(&'t self, arena: &'t node::Arena) -> Self::View<'t>;
+}
+
+impl Root for node::Expression {
+    type View<'t> = ast::Expression<'t>;
+
+    fn view<'t>(&'t self, arena: &'t node::Arena) -> ast::Expression<'t> {
+        ast::Expression::new(arena, self)
+    }
+}
+
+impl Root for node::Template {
+    type View<'t> = ast::Template<'t>;
+
+    fn view<'t>(&'t self, arena: &'t node::Arena) -> ast::Template<'t> {
+        ast::Template::new(arena, self)
+    }
+}
+
+impl Root for node::ConfigFile {
+    type View<'t> = ast::ConfigFile<'t>;
+
+    fn view<'t>(&'t self, arena: &'t node::Arena) -> ast::ConfigFile<'t> {
+        ast::ConfigFile::new(arena, self)
+    }
+}
+
+impl<R: Root> Parsed<R> {
+    /// The root of the tree.
+    pub fn tree(&self) -> R::View<'_> {
+        self.tree.view(&self.arena)
     }
 
     /// The source range of a span of the tree.
@@ -246,37 +239,12 @@ impl<T: Send + 'static> Parsed<T> {
     }
 }
 
-impl<T: Send + 'static> Deref for Parsed<T> {
-    type Target = T;
-
-    fn deref(&self) -> &T {
-        self.tree()
-    }
-}
-
-impl<T: Send + 'static> std::fmt::Debug for Parsed<T>
+impl<R: Root> std::fmt::Debug for Parsed<R>
 where
-    T: std::fmt::Debug,
+    for<'t> R::View<'t>: std::fmt::Debug,
 {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        self.tree.fmt(f)
-    }
-}
-
-impl<T: Send + 'static> Drop for Parsed<T> {
-    fn drop(&mut self) {
-        let Some(tree) = self.tree.take() else {
-            return;
-        };
-        if self.depth <= SHALLOW_DEPTH {
-            return;
-        }
-        // Without a large stack, the tree is leaked rather than dropped on
-        // a stack that may be too small.
-        let mut tree = Some(tree);
-        if large_stack::run(STACK_SIZE, || drop(tree.take())).is_err() {
-            std::mem::forget(tree);
-        }
+        self.tree().fmt(f)
     }
 }
 
@@ -352,17 +320,66 @@ fn parse_phase<T>(
     parse(source, depth_limit).map_err(|p| p.into_diagnostics(source, Phase::Parse))
 }
 
-fn parse_only<T: Send + 'static>(
+fn parse_only<T>(
     source: &str,
     parse: fn(&str, usize) -> Result<parser::ParseOutput<T>, Problem>,
 ) -> Result<Parsed<T>, Diagnostics> {
-    let output = on_large_stack(|depth_limit| parse_phase(source, depth_limit, parse))?;
+    let output = with_nesting_limit(None, |depth_limit| parse_phase(source, depth_limit, parse))?;
     Ok(Parsed {
-        tree: Some(output.tree),
+        tree: output.tree,
         arena: output.arena,
+        #[cfg(test)]
         depth: output.depth,
         lines: LineIndex::new(source),
     })
+}
+
+/// The stack one level of nesting may take, parsing and evaluation
+/// together: the deepest accepted input of every nesting construct fits
+/// [`STACK_SIZE`] (`tests.rs` checks it).
+const BYTES_PER_LEVEL: usize = STACK_SIZE / MAX_NESTING_DEPTH;
+
+/// With fewer levels than this left on the caller's stack, work goes
+/// straight to a large stack.
+const MIN_LEVELS_HERE: usize = 64;
+
+/// The summary of the parse error of an input nested deeper than the
+/// limit.
+pub(crate) const NESTING_TOO_DEEP: &str = "Nesting too deep";
+
+/// Runs `work`, which parses a source (and evaluates it in `scope`, if
+/// given) and recurses as deep as it nests, giving it the nesting limit it
+/// must keep to (see [`crate::large_stack`]): first here, on the caller's
+/// stack, with the limit what is left of it holds; then, if the input nests
+/// deeper than that, again on a [`STACK_SIZE`] stack with the full limit,
+/// [`MAX_NESTING_DEPTH`]. (The evaluation also recurses through the values
+/// of the scope's variables, which the caller may have nested deeper than
+/// the limit here: then the work goes to the large stack at once.)
+///
+/// A panic in the work (a bug) is reported as a diagnostic rather than
+/// propagated.
+fn with_nesting_limit<T>(
+    scope: Option<&EvalScope>,
+    work: impl Fn(usize) -> Result<T, Diagnostics>,
+) -> Result<T, Diagnostics> {
+    let here = large_stack::levels_left(BYTES_PER_LEVEL).min(MAX_NESTING_DEPTH);
+    let fits = here >= MIN_LEVELS_HERE
+        && (here == MAX_NESTING_DEPTH || scope.is_none_or(|s| !s.nests_deeper_than(here)));
+    if fits {
+        match large_stack::run_here(|| work(here)) {
+            Ok(Err(diagnostics)) if here < MAX_NESTING_DEPTH && too_deep(&diagnostics) => {}
+            Ok(result) => return result,
+            Err(failure) => return Err(failure.diagnostic("native")),
+        }
+    }
+    on_large_stack(work)
+}
+
+/// Whether a parse stopped at the nesting limit.
+fn too_deep(diagnostics: &Diagnostics) -> bool {
+    diagnostics
+        .first()
+        .is_some_and(|d| d.phase == Phase::Parse && d.summary == NESTING_TOO_DEEP)
 }
 
 /// Runs `work` on a [`STACK_SIZE`] stack (see [`crate::large_stack`]),

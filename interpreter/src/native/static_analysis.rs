@@ -1,5 +1,6 @@
 //! Static analysis of native-syntax expressions: which expressions each of
-//! the four analyses applies to, and what it finds in them.
+//! the four analyses applies to, and what it finds in them
+//! ([`StaticExpression`] for the native syntax's expression views).
 //!
 //! Spec: hclsyntax-spec.md § Static Analysis; spec.md § Static Analysis
 //!
@@ -15,14 +16,13 @@
 //! a tuple constructor, so none of the analyses applies to it.
 //! SPEC-GAP(spec-notes/gaps/static-analysis-parentheses.md)
 
-use super::ast::{
-    Arena, Expression, ExpressionKind, FunctionCall, ObjectItem, ObjectKey, TemplatePart,
-};
-use super::source::Span;
+use super::ast::{node, Expression, ExpressionKind, ObjectKey, TemplatePart};
 use super::Parsed;
-use crate::diagnostic::{Diagnostic, Phase, Range};
-use crate::number::Number;
-use crate::static_analysis::{Analysis, StaticResult, Traversal, TraversalStep};
+use crate::diagnostic::{Diagnostic, Phase};
+use crate::source::Span;
+use crate::static_analysis::{
+    Analysis, StaticCall, StaticExpression, StaticPair, StaticResult, Traversal, TraversalStep,
+};
 use crate::value::Value;
 
 /// Parses `source` as a whole native-syntax expression and applies the
@@ -36,220 +36,238 @@ use crate::value::Value;
 /// Spec: spec.md § Static Analysis
 pub fn analyze(source: &str, analysis: Analysis) -> Result<StaticResult, Vec<Diagnostic>> {
     let parsed = super::parse_expression(source)?;
+    let expression = parsed.tree();
+    let range = |e: &dyn StaticExpression| parsed.range(e.span());
     let found = match analysis {
-        Analysis::List => static_list(&parsed),
-        Analysis::Map => static_map(&parsed),
-        Analysis::Call => static_call(&parsed),
-        Analysis::Traversal => static_traversal(&parsed),
+        Analysis::List => expression
+            .static_list()
+            .map(|elements| StaticResult::List(elements.iter().map(|e| range(&**e)).collect())),
+        Analysis::Map => expression.static_map().map(|pairs| {
+            StaticResult::Map(
+                pairs
+                    .iter()
+                    .map(|(k, v)| (range(&**k), range(&**v)))
+                    .collect(),
+            )
+        }),
+        Analysis::Call => expression.static_call().map(|call| StaticResult::Call {
+            name: call.name,
+            arguments: call.arguments.iter().map(|e| range(&**e)).collect(),
+        }),
+        Analysis::Traversal => expression.static_traversal().map(StaticResult::Traversal),
     };
     found.ok_or_else(|| vec![not_applicable(&parsed, analysis)])
 }
 
-/// "The tuple construction syntax can be interpreted as a static list. All
-/// of the expression elements given are returned as the static list
-/// elements, with no further interpretation."
-///
-/// ```ebnf
-/// tuple = "[" (
-///     (Expression ("," Expression)* ","?)?
-/// ) "]";
-/// ```
-///
-/// Spec: hclsyntax-spec.md § Static List
-fn static_list(parsed: &Parsed<Expression>) -> Option<StaticResult> {
-    let elements = list_elements(parsed.tree(), parsed.arena())?;
-    let elements = elements.iter().map(|e| parsed.range(e.span()));
-    Some(StaticResult::List(elements.collect()))
+fn boxed<'t>(expression: Expression<'t>) -> Box<dyn StaticExpression + 't> {
+    Box::new(expression)
 }
 
-/// The elements of an expression that can be interpreted as a static list:
-/// a tuple constructor's, as written. For callers that analyse the elements
-/// in turn (the type expression extension's `tuple([...])`).
-///
-/// Spec: hclsyntax-spec.md § Static List
-pub(crate) fn list_elements<'a>(
-    expression: &Expression,
-    arena: &'a Arena,
-) -> Option<&'a [Expression]> {
-    match expression.kind {
-        ExpressionKind::Tuple(tuple) => Some(&arena[arena[tuple].elements]),
-        _ => None,
+impl StaticExpression for Expression<'_> {
+    fn span(&self) -> Span {
+        Expression::span(*self)
     }
-}
 
-/// "The object construction syntax can be interpreted as a static map. All
-/// of the key/value pairs given are returned as the static pairs, with no
-/// further interpretation."
-///
-/// "The usual requirement that an attribute name be interpretable as a
-/// string does not apply to this static analysis": a key is returned as
-/// written, a lone identifier, a string, a parenthesized expression or any
-/// other expression alike, and so are duplicate keys.
-///
-/// ```ebnf
-/// object = "{" (
-///     (objectelem ("," objectelem)* ","?)?
-/// ) "}";
-/// objectelem = (Identifier | Expression) ("=" | ":") Expression;
-/// ```
-///
-/// Spec: hclsyntax-spec.md § Static Map
-fn static_map(parsed: &Parsed<Expression>) -> Option<StaticResult> {
-    let pairs = map_items(parsed.tree(), parsed.arena())?
-        .iter()
-        .map(|item| {
-            (
-                parsed.range(item.key.span()),
-                parsed.range(item.value.span()),
-            )
-        });
-    Some(StaticResult::Map(pairs.collect()))
-}
-
-/// The key/value pairs of an expression that can be interpreted as a static
-/// map: an object constructor's elements, as written, duplicates included.
-///
-/// Spec: hclsyntax-spec.md § Static Map
-pub(crate) fn map_items<'a>(expression: &Expression, arena: &'a Arena) -> Option<&'a [ObjectItem]> {
-    match expression.kind {
-        ExpressionKind::Object(object) => Some(&arena[arena[object].items]),
-        _ => None,
-    }
-}
-
-/// "The function call syntax can be interpreted as a static call. The
-/// called function name is returned verbatim and the given argument
-/// expressions are returned as the static arguments, with no further
-/// interpretation."
-///
-/// The name is the identifier's source text. A final argument expanded
-/// with `...` is returned as its expression, without the `...`, which is
-/// no part of it; the result does not say that it was expanded.
-/// SPEC-GAP(spec-notes/gaps/static-call-argument-expansion.md)
-///
-/// ```ebnf
-/// FunctionCall = Identifier "(" arguments ")";
-/// Arguments = (
-///     () ||
-///     (Expression ("," Expression)* ("," | "...")?)
-/// );
-/// ```
-///
-/// Spec: hclsyntax-spec.md § Static Call
-fn static_call(parsed: &Parsed<Expression>) -> Option<StaticResult> {
-    let call = call_parts(parsed.tree(), parsed.arena())?;
-    let arguments = parsed.arena()[call.arguments]
-        .iter()
-        .map(|e| parsed.range(e.span()));
-    Some(StaticResult::Call {
-        name: source_text(parsed, call.name_span).to_string(),
-        arguments: arguments.collect(),
-    })
-}
-
-/// The function call an expression can be interpreted as a static call, if
-/// any: its name, its arguments (an expanded final argument without its
-/// `...`) and their parentheses.
-///
-/// Spec: hclsyntax-spec.md § Static Call
-pub(crate) fn call_parts<'a>(
-    expression: &Expression,
-    arena: &'a Arena,
-) -> Option<&'a FunctionCall> {
-    match expression.kind {
-        ExpressionKind::FunctionCall(call) => Some(&arena[call]),
-        _ => None,
-    }
-}
-
-/// The name of an expression that can be interpreted as a static traversal
-/// of a single root name and no steps (hashicorp/hcl's "keyword"): a
-/// variable, or one of the keywords `true`, `false` and `null`, which
-/// "behav[e] as if they were references to variables of those names".
-/// A literal keyword is recognised by its value, which only those three
-/// keywords give a literal (a numeric literal is a number).
-///
-/// Spec: hclsyntax-spec.md § Static Traversal
-pub(crate) fn keyword<'a>(expression: &'a Expression, arena: &'a Arena) -> Option<&'a str> {
-    match &expression.kind {
-        ExpressionKind::Variable(variable) => Some(&arena[*variable].name),
-        ExpressionKind::Literal(literal) => match arena[*literal].value {
-            Value::Bool(true) => Some("true"),
-            Value::Bool(false) => Some("false"),
-            Value::Null(_) => Some("null"),
+    /// "The tuple construction syntax can be interpreted as a static list.
+    /// All of the expression elements given are returned as the static
+    /// list elements, with no further interpretation."
+    ///
+    /// ```ebnf
+    /// tuple = "[" (
+    ///     (Expression ("," Expression)* ","?)?
+    /// ) "]";
+    /// ```
+    ///
+    /// Parentheses count as written: `([a])` is a parenthesized expression,
+    /// not a tuple constructor, so none of the analyses applies to it.
+    /// SPEC-GAP(spec-notes/gaps/static-analysis-parentheses.md)
+    ///
+    /// Spec: hclsyntax-spec.md § Static List
+    fn static_list(&self) -> Option<Vec<Box<dyn StaticExpression + '_>>> {
+        match self.kind() {
+            ExpressionKind::Tuple(tuple) => Some(tuple.elements.iter().map(boxed).collect()),
             _ => None,
-        },
-        _ => None,
+        }
+    }
+
+    /// "The object construction syntax can be interpreted as a static map.
+    /// All of the key/value pairs given are returned as the static pairs,
+    /// with no further interpretation."
+    ///
+    /// "The usual requirement that an attribute name be interpretable as a
+    /// string does not apply to this static analysis": a key is returned as
+    /// written, a lone identifier, a string, a parenthesized expression or
+    /// any other expression alike, and so are duplicate keys.
+    ///
+    /// ```ebnf
+    /// object = "{" (
+    ///     (objectelem ("," objectelem)* ","?)?
+    /// ) "}";
+    /// objectelem = (Identifier | Expression) ("=" | ":") Expression;
+    /// ```
+    ///
+    /// Spec: hclsyntax-spec.md § Static Map
+    fn static_map(&self) -> Option<Vec<StaticPair<'_>>> {
+        match self.kind() {
+            ExpressionKind::Object(object) => Some(
+                object
+                    .items
+                    .iter()
+                    .map(|item| -> StaticPair<'_> { (Box::new(item.key), boxed(item.value)) })
+                    .collect(),
+            ),
+            _ => None,
+        }
+    }
+
+    /// "The function call syntax can be interpreted as a static call. The
+    /// called function name is returned verbatim and the given argument
+    /// expressions are returned as the static arguments, with no further
+    /// interpretation."
+    ///
+    /// A final argument expanded with `...` is returned as its expression,
+    /// without the `...`, which is no part of it; the result does not say
+    /// that it was expanded.
+    /// SPEC-GAP(spec-notes/gaps/static-call-argument-expansion.md)
+    ///
+    /// ```ebnf
+    /// FunctionCall = Identifier "(" arguments ")";
+    /// Arguments = (
+    ///     () ||
+    ///     (Expression ("," Expression)* ("," | "...")?)
+    /// );
+    /// ```
+    ///
+    /// Spec: hclsyntax-spec.md § Static Call
+    fn static_call(&self) -> Option<StaticCall<'_>> {
+        let ExpressionKind::FunctionCall(call) = self.kind() else {
+            return None;
+        };
+        // The opening parenthesis ends the span from the name to it.
+        let open = call
+            .open_span
+            .end
+            .saturating_sub(1)
+            .max(call.open_span.start);
+        Some(StaticCall {
+            name: call.name.to_string(),
+            arguments: call.arguments.iter().map(boxed).collect(),
+            arguments_span: Span {
+                start: open,
+                end: call.close_paren_span.end,
+            },
+        })
+    }
+
+    /// "A variable expression and any attached attribute access operations
+    /// and constant index operations can be interpreted as a static
+    /// traversal."
+    ///
+    /// ```ebnf
+    /// VariableExpr = Identifier;
+    /// GetAttr = "." Identifier;
+    /// Index = "[" Expression "]";
+    /// LegacyIndex = '.' digit+
+    /// ```
+    ///
+    /// "The keywords `true`, `false` and `null` can also be interpreted as
+    /// static traversals, behaving as if they were references to variables
+    /// of those names": a keyword is a traversal root, and operations
+    /// attached to it are steps, as they would be after a variable. A
+    /// numeric literal is no traversal.
+    ///
+    /// The chain is walked from the outermost operation inwards (a loop,
+    /// not recursion, since it may be as long as the nesting limit allows),
+    /// then reversed. The legacy index `a.0` is an index operation with the
+    /// key 0.
+    ///
+    /// Spec: hclsyntax-spec.md § Static Traversal
+    fn static_traversal(&self) -> Option<Traversal> {
+        let mut steps = Vec::new();
+        let mut current = *self;
+        let root = loop {
+            match current.kind() {
+                ExpressionKind::Variable(name) => break name.to_string(),
+                ExpressionKind::Literal(literal) => break keyword_name(&literal)?.to_string(),
+                ExpressionKind::GetAttr(get_attr) => {
+                    steps.push(TraversalStep::Attribute(get_attr.name.to_string()));
+                    current = get_attr.object;
+                }
+                ExpressionKind::Index(index) => {
+                    steps.push(TraversalStep::Index(constant_index_key(index.key)?));
+                    current = index.collection;
+                }
+                _ => return None,
+            }
+        };
+        steps.reverse();
+        Some(Traversal { root, steps })
+    }
+
+    fn literal_value(&self) -> Option<Value> {
+        constant_index_key(*self)
     }
 }
 
-/// The name of an object constructor key that is a static traversal of a
-/// single root name: a bare identifier (which the object constructor takes
-/// as a literal attribute name), or a key expression that is one.
-/// A parenthesized key, a quoted string or any other expression is none.
+/// The key of an object constructor element, as an expression: a bare
+/// identifier (which the object constructor takes as a literal attribute
+/// name) is a static traversal of that single root name, whose value in
+/// literal-only mode is the name; any other key is the expression it is.
 ///
 /// Spec: hclsyntax-spec.md § Static Traversal, § Static Map
-pub(crate) fn key_keyword<'a>(key: &'a ObjectKey, arena: &'a Arena) -> Option<&'a str> {
-    match key {
-        ObjectKey::Name { name, .. } => Some(name),
-        ObjectKey::Expression(expression) => keyword(expression, arena),
+impl StaticExpression for ObjectKey<'_> {
+    fn span(&self) -> Span {
+        ObjectKey::span(*self)
+    }
+
+    fn static_list(&self) -> Option<Vec<Box<dyn StaticExpression + '_>>> {
+        match self {
+            ObjectKey::Name { .. } => None,
+            ObjectKey::Expression(key) => key.static_list(),
+        }
+    }
+
+    fn static_map(&self) -> Option<Vec<StaticPair<'_>>> {
+        match self {
+            ObjectKey::Name { .. } => None,
+            ObjectKey::Expression(key) => key.static_map(),
+        }
+    }
+
+    fn static_call(&self) -> Option<StaticCall<'_>> {
+        match self {
+            ObjectKey::Name { .. } => None,
+            ObjectKey::Expression(key) => key.static_call(),
+        }
+    }
+
+    fn static_traversal(&self) -> Option<Traversal> {
+        match self {
+            ObjectKey::Name { name, .. } => Some(Traversal {
+                root: name.to_string(),
+                steps: Vec::new(),
+            }),
+            ObjectKey::Expression(key) => key.static_traversal(),
+        }
+    }
+
+    fn literal_value(&self) -> Option<Value> {
+        match self {
+            ObjectKey::Name { name, .. } => Some(Value::string(name)),
+            ObjectKey::Expression(key) => key.literal_value(),
+        }
     }
 }
 
-/// "A variable expression and any attached attribute access operations and
-/// constant index operations can be interpreted as a static traversal."
-///
-/// ```ebnf
-/// VariableExpr = Identifier;
-/// GetAttr = "." Identifier;
-/// Index = "[" Expression "]";
-/// LegacyIndex = '.' digit+
-/// ```
-///
-/// The chain is walked from the outermost operation inwards (a loop, not
-/// recursion, since it may be as long as the nesting limit allows), then
-/// reversed. The legacy index `a.0` is an index operation with the key 0.
-///
-/// Spec: hclsyntax-spec.md § Static Traversal
-fn static_traversal(parsed: &Parsed<Expression>) -> Option<StaticResult> {
-    let mut steps = Vec::new();
-    let arena = parsed.arena();
-    let mut current = parsed.tree();
-    let root = loop {
-        match &current.kind {
-            ExpressionKind::Variable(variable) => break arena[*variable].name.to_string(),
-            ExpressionKind::Literal(_) | ExpressionKind::SmallInteger(_) => {
-                break keyword_root(parsed, current.span)?
-            }
-            ExpressionKind::GetAttr(get_attr) => {
-                let get_attr = &arena[*get_attr];
-                steps.push(TraversalStep::Attribute(get_attr.name.to_string()));
-                current = &get_attr.object;
-            }
-            ExpressionKind::Index(index) => {
-                let index = &arena[*index];
-                steps.push(TraversalStep::Index(constant_index_key(&index.key, arena)?));
-                current = &index.collection;
-            }
-            _ => return None,
-        }
-    };
-    steps.reverse();
-    Some(StaticResult::Traversal(Traversal { root, steps }))
-}
-
-/// "The keywords `true`, `false` and `null` can also be interpreted as
-/// static traversals, behaving as if they were references to variables of
-/// those names": a keyword is a traversal root, and operations attached to
-/// it are steps, as they would be after a variable. A numeric literal is
-/// no traversal.
-///
-/// Spec: hclsyntax-spec.md § Static Traversal
-fn keyword_root(parsed: &Parsed<Expression>, span: Span) -> Option<String> {
-    let text = source_text(parsed, span);
-    ["true", "false", "null"]
-        .contains(&text)
-        .then(|| text.to_string())
+/// The name of a keyword literal, `true`, `false` or `null`: the only
+/// keywords that give a literal (a numeric literal is a number).
+fn keyword_name(literal: &Value) -> Option<&'static str> {
+    match literal {
+        Value::Bool(true) => Some("true"),
+        Value::Bool(false) => Some("false"),
+        Value::Null(_) => Some("null"),
+        _ => None,
+    }
 }
 
 /// The key of a constant index operation: a literal value (a number, or
@@ -261,17 +279,14 @@ fn keyword_root(parsed: &Parsed<Expression>, span: Span) -> Option<String> {
 /// SPEC-GAP(spec-notes/gaps/static-traversal-constant-keys.md)
 ///
 /// Spec: hclsyntax-spec.md § Static Traversal
-pub(crate) fn constant_index_key(key: &Expression, arena: &Arena) -> Option<Value> {
-    match key.kind {
-        ExpressionKind::Literal(literal) => Some(arena[literal].value.clone()),
-        ExpressionKind::SmallInteger(integer) => Some(Value::Number(Number::from_i64(integer))),
+pub(crate) fn constant_index_key(key: Expression<'_>) -> Option<Value> {
+    match key.kind() {
+        ExpressionKind::Literal(literal) => Some(literal.into_owned()),
         ExpressionKind::Template(template) => {
             let mut text = String::new();
-            for part in &arena[arena[template].parts] {
+            for part in template.parts {
                 match part {
-                    TemplatePart::Literal { text: literal, .. } => {
-                        text.push_str(arena.text(*literal))
-                    }
+                    TemplatePart::Literal { text: literal, .. } => text.push_str(literal),
                     _ => return None,
                 }
             }
@@ -282,7 +297,7 @@ pub(crate) fn constant_index_key(key: &Expression, arena: &Arena) -> Option<Valu
 }
 
 /// The diagnostic of an analysis that does not apply to the expression.
-fn not_applicable(parsed: &Parsed<Expression>, analysis: Analysis) -> Diagnostic {
+fn not_applicable(parsed: &Parsed<node::Expression>, analysis: Analysis) -> Diagnostic {
     let detail = match analysis {
         Analysis::List => "A static list is required: a tuple constructor, like [a, b].",
         Analysis::Map => "A static map is required: an object constructor, like {a = b}.",
@@ -295,21 +310,14 @@ fn not_applicable(parsed: &Parsed<Expression>, analysis: Analysis) -> Diagnostic
         phase: Phase::Static,
         summary: "Invalid expression".into(),
         detail: detail.into(),
-        range: Some(whole_range(parsed)),
+        range: Some(parsed.range(parsed.tree().span())),
     }
-}
-
-fn whole_range(parsed: &Parsed<Expression>) -> Range {
-    parsed.range(parsed.tree().span())
-}
-
-fn source_text(parsed: &Parsed<Expression>, span: Span) -> &str {
-    &parsed.source()[span.range()]
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::diagnostic::Range;
     use crate::number::Number;
 
     /// The source text of each range.

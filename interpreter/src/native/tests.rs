@@ -261,8 +261,8 @@ fn every_nesting_construct_fits_the_stack_up_to_the_depth_limit() {
 }
 
 #[test]
-fn deep_syntax_trees_are_dropped_on_a_large_stack() {
-    // Parsed in this thread's small stack's stead, and dropped here.
+fn deep_syntax_trees_drop_without_recursion() {
+    // Parsed on a large stack, and dropped here, on this thread's small one.
     let parsed = parse_expression(&wrap(150_000, "[", "1", "]")).expect("parses");
     assert_eq!(parsed.depth, 150_001);
     drop(parsed);
@@ -487,4 +487,56 @@ fn work_in_proportion_to_the_source_is_always_allowed() {
     let ctx = with_budget(1_000);
     assert!(eval_expression(&source, &ctx).is_ok());
     assert!(ctx.budget.limit() >= source.len() as u64);
+}
+
+/// Runs `f` on a thread with a stack of `size` bytes.
+fn on_stack_of(size: usize, f: impl FnOnce() + Send) {
+    std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .stack_size(size)
+            .spawn_scoped(scope, f)
+            .expect("a test thread")
+            .join()
+            .expect("the test passes");
+    });
+}
+
+/// Work runs on the caller's stack as deep as what is left of it holds,
+/// and an input nested deeper than that runs again on a large stack: the
+/// result is the same either way.
+#[test]
+fn input_deeper_than_the_callers_stack_holds_runs_on_a_large_stack() {
+    on_stack_of(8 << 20, || {
+        let here = crate::large_stack::levels_left(BYTES_PER_LEVEL);
+        assert!(here > MIN_LEVELS_HERE && here < 1_000, "{here} levels here");
+        let ctx = context();
+        for n in [10, here / 2, here * 4, 20_000] {
+            let v = eval_expression(&wrap(n, "[", "1", "]"), &ctx).expect("evaluates");
+            check_value("brackets", n, &v);
+        }
+        let shallow = parse_config(&wrap(10, "b {\n", "", "}\n")).expect("parses");
+        assert_eq!(shallow.depth, 11);
+        let deep = parse_config(&wrap(here * 2, "b {\n", "", "}\n")).expect("parses");
+        assert!(deep.depth > here);
+    });
+}
+
+/// The evaluation recurses through the values of the variables too: a
+/// variable nested deeper than the caller's stack holds sends the work to
+/// a large stack however shallow the expression.
+#[test]
+fn variables_deeper_than_the_callers_stack_holds_run_on_a_large_stack() {
+    on_stack_of(8 << 20, || {
+        // Far deeper than the 8 MiB stack holds, for copying and typing it.
+        let mut deep = number(1);
+        for _ in 0..100_000 {
+            deep = Value::Tuple(vec![deep]);
+        }
+        let mut ctx = context();
+        ctx.variables.insert("deep".into(), deep);
+        assert_eq!(
+            eval_template("n=${length(deep)}", &ctx).expect("counts"),
+            Value::string("n=1")
+        );
+    });
 }

@@ -12,18 +12,46 @@
 //! > inline type constraint syntax. There is no way to _dynamically_ select
 //! > a type constraint using this function.
 //!
-//! The native evaluator calls `convert` when the evaluation context asks
-//! for the extension ([`crate::EvalContext::typeexpr`]): it evaluates the
-//! first argument, reads the second with [`super::syntax`] in
-//! [`super::Mode::TypeConstraint`] without evaluating it, and calls
-//! [`call_convert`]. A type argument that is not written inline (a
-//! variable holding a type, an expanded list) is no type expression, so an
-//! error.
+//! `convert` is an entry of the function table ([`convert_entry`]), which
+//! an application adds to its evaluation context's table to offer the
+//! extension. A call evaluates the first argument, and reads the second
+//! through the static analyses of its syntax, as a type constraint
+//! ([`super::Mode::TypeConstraint`]), without evaluating it; then
+//! [`call_convert`] converts. A type argument that is not written inline
+//! (a variable holding a type, an expanded list) is no type expression, so
+//! an error.
 
+use super::syntax::{read_type, Reading};
+use super::Mode;
 use crate::convert::convert;
-use crate::functions::CallError;
+use crate::functions::{CallError, Entry, TypeConstraintFunction};
+use crate::static_analysis::{StaticError, StaticExpression};
 use crate::types::Type;
 use crate::value::Value;
+
+/// The function table entry of `convert(value, type)`.
+///
+/// Spec: ext-typeexpr-README.md § The "convert" `cty` Function
+pub fn convert_entry() -> Entry {
+    Entry::TypeConstraint(TypeConstraintFunction {
+        name: "convert",
+        read_type: read_type_constraint,
+        call: call_convert,
+    })
+}
+
+/// Reads a type constraint written in a call.
+///
+/// Spec: ext-typeexpr-README.md § Type Constraints as Values
+fn read_type_constraint(expression: &dyn StaticExpression) -> Result<Type, Vec<StaticError>> {
+    read_type(
+        expression,
+        Reading {
+            mode: Mode::TypeConstraint,
+            quoted_names: false,
+        },
+    )
+}
 
 /// Calls `convert` with its value argument and the type constraint read
 /// from its type argument.

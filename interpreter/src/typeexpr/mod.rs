@@ -10,18 +10,23 @@
 //! > functions, and so it relies on the underlying syntax to define how
 //! > "keyword" and "call" are interpreted.
 //!
-//! - [`syntax`]: § Type Expression Syntax, read from a native-syntax
-//!   expression with the native syntax's static analyses (a keyword is a
-//!   static traversal of a single root name; a constructor is a static
-//!   call, whose argument is a static list for `tuple` and a static map for
-//!   `object`);
+//! The extension sits above both syntaxes and reads their expressions
+//! through the static analyses of spec.md § Static Analysis only
+//! ([`StaticExpression`](crate::static_analysis::StaticExpression)):
+//!
+//! - `syntax`: § Type Expression Syntax, read from an expression of either
+//!   syntax (a keyword is a static traversal of a single root name; a
+//!   constructor is a static call, whose argument is a static list for
+//!   `tuple` and a static map for `object`);
 //! - here: the two entry points for whole sources, [`native_type`] and
-//!   [`json_type`]: a JSON value is a string whose content is parsed as a
-//!   native-syntax expression ("rather than as a template"), to which the
-//!   reading is delegated;
+//!   [`json_type`] (a JSON value is a string whose content is parsed as a
+//!   native-syntax expression, "rather than as a template", to which the
+//!   reading is delegated), and [`parse_type`], the suite's type notation,
+//!   which is this syntax with quoted attribute names;
 //! - [`convert_function`]: § Type Constraints as Values and § The
-//!   "convert" `cty` Function: `convert(value, type)`, whose second argument
-//!   is read as a type constraint where it is written, never evaluated.
+//!   "convert" `cty` Function: `convert(value, type)`, an entry of the
+//!   function table whose second argument is read as a type constraint
+//!   where it is written, never evaluated.
 //!
 //! Errors: source that does not parse is a diagnostic of [`Phase::Parse`]
 //! (for JSON, only the JSON text itself: a string whose content is no
@@ -38,15 +43,18 @@
 //! expression.
 
 pub mod convert_function;
+mod notation;
 pub(crate) mod syntax;
 
-pub use convert_function::call_convert;
+pub use convert_function::{call_convert, convert_entry};
+pub use notation::{parse_type, TypeSyntaxError};
 pub use syntax::MAX_TYPE_DEPTH;
 
 use crate::diagnostic::{Diagnostic, Phase, Range};
 use crate::json::NodeKind;
+use crate::static_analysis::StaticError;
 use crate::types::Type;
-use syntax::TypeError;
+use syntax::{read_type, Reading};
 
 /// The two ways of reading a type expression.
 ///
@@ -64,6 +72,16 @@ pub enum Mode {
     TypeConstraint,
 }
 
+impl Reading {
+    /// The extension's own reading, in `mode`.
+    fn of(mode: Mode) -> Reading {
+        Reading {
+            mode,
+            quoted_names: false,
+        }
+    }
+}
+
 /// Parses `source` as a whole native-syntax expression and reads it as a
 /// type expression.
 ///
@@ -71,12 +89,12 @@ pub enum Mode {
 /// § Type Expression Syntax
 pub fn native_type(source: &str, mode: Mode) -> Result<Type, Vec<Diagnostic>> {
     let parsed = crate::native::parse_expression(source)?;
-    syntax::read_type(parsed.tree(), parsed.arena(), mode).map_err(|errors| {
+    read_type(&parsed.tree(), Reading::of(mode)).map_err(|errors| {
         errors
             .into_iter()
             .map(|e| {
                 let range = parsed.range(e.span);
-                e.diagnostic(range)
+                diagnostic(e, range)
             })
             .collect()
     })
@@ -113,25 +131,35 @@ pub fn json_type(source: &str, mode: Mode) -> Result<Type, Vec<Diagnostic>> {
         }
     };
     let root = parsed.tree().span();
-    syntax::read_type(parsed.tree(), parsed.arena(), mode).map_err(|errors| {
-        let (whole, inner): (Vec<TypeError>, Vec<TypeError>) =
+    read_type(&parsed.tree(), Reading::of(mode)).map_err(|errors| {
+        let (whole, inner): (Vec<StaticError>, Vec<StaticError>) =
             errors.into_iter().partition(|e| e.span == root);
         let inner = inner
             .into_iter()
             .map(|e| {
                 let range = parsed.range(e.span);
-                e.diagnostic(range)
+                diagnostic(e, range)
             })
             .collect();
         let mut diagnostics: Vec<Diagnostic> = whole
             .into_iter()
-            .map(|e| e.diagnostic(node.range))
+            .map(|e| diagnostic(e, node.range))
             .collect();
         diagnostics.extend(crate::json::expression::in_json_source(
             inner, source, node.range,
         ));
         diagnostics
     })
+}
+
+/// The diagnostic of a fault of a type expression, at `range`.
+fn diagnostic(error: StaticError, range: Range) -> Diagnostic {
+    Diagnostic {
+        phase: Phase::Static,
+        summary: error.summary.into(),
+        detail: error.detail,
+        range: Some(range),
+    }
 }
 
 /// The diagnostic of a JSON value that cannot be a type expression.

@@ -1,4 +1,4 @@
-//! The forms of a type expression, read from a native-syntax expression.
+//! The forms of a type expression, read through the static analyses.
 //!
 //! Spec: ext-typeexpr-README.md § Type Expression Syntax
 //!
@@ -16,14 +16,14 @@
 //!
 //! Nothing else is a type expression: no operator, no parentheses around a
 //! type, no other keyword or constructor, no other number of arguments.
-//! The expression is read with the native syntax's static analyses only
-//! (`crate::native::static_analysis`), never evaluated.
+//! The expression is read with the static analyses of its syntax only
+//! ([`StaticExpression`]: a keyword is a static traversal of a single root
+//! name, a constructor a static call, the argument of `tuple` a static list
+//! and that of `object` a static map), never evaluated.
 
 use super::Mode;
-use crate::diagnostic::{Diagnostic, Phase, Range};
-use crate::native::ast::{Arena, Expression, FunctionCall, ObjectItem};
-use crate::native::source::Span;
-use crate::native::static_analysis::{call_parts, key_keyword, keyword, list_elements, map_items};
+use crate::source::Span;
+use crate::static_analysis::{StaticCall, StaticError, StaticExpression};
 use crate::types::Type;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -34,30 +34,13 @@ pub const MAX_TYPE_DEPTH: usize = 200;
 /// The summary of every diagnostic of a type expression.
 pub(crate) const INVALID_TYPE: &str = "Invalid type specification";
 
-/// What is wrong with a part of a type expression, and where.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct TypeError {
-    pub span: Span,
-    pub detail: String,
-}
-
-impl TypeError {
-    fn new(span: Span, detail: impl Into<String>) -> TypeError {
-        TypeError {
-            span,
-            detail: detail.into(),
-        }
-    }
-
-    /// The diagnostic, at the error's span given as `range`.
-    pub(crate) fn diagnostic(self, range: Range) -> Diagnostic {
-        Diagnostic {
-            phase: Phase::Static,
-            summary: INVALID_TYPE.into(),
-            detail: self.detail,
-            range: Some(range),
-        }
-    }
+/// How a type expression is read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Reading {
+    pub mode: Mode,
+    /// Whether an attribute name of an object type may also be a quoted
+    /// string (the suite's type notation, `crate::typeexpr::parse_type`).
+    pub quoted_names: bool,
 }
 
 /// Reads `expression` as a type expression: the type, or every fault
@@ -65,14 +48,12 @@ impl TypeError {
 ///
 /// Spec: ext-typeexpr-README.md § Type Expression Syntax
 pub(crate) fn read_type(
-    expression: &Expression,
-    arena: &Arena,
-    mode: Mode,
-) -> Result<Type, Vec<TypeError>> {
+    expression: &dyn StaticExpression,
+    reading: Reading,
+) -> Result<Type, Vec<StaticError>> {
     let mut errors = Vec::new();
     let ty = Reader {
-        mode,
-        arena,
+        reading,
         errors: &mut errors,
     }
     .type_expression(expression, 0);
@@ -84,15 +65,17 @@ pub(crate) fn read_type(
 }
 
 struct Reader<'e> {
-    mode: Mode,
-    /// The nodes of the expression's syntax tree.
-    arena: &'e Arena,
-    errors: &'e mut Vec<TypeError>,
+    reading: Reading,
+    errors: &'e mut Vec<StaticError>,
 }
 
 impl Reader<'_> {
     fn fail(&mut self, span: Span, detail: impl Into<String>) -> Option<Type> {
-        self.errors.push(TypeError::new(span, detail));
+        self.errors.push(StaticError {
+            span,
+            summary: INVALID_TYPE,
+            detail: detail.into(),
+        });
         None
     }
 
@@ -101,18 +84,18 @@ impl Reader<'_> {
     ///
     /// Spec: ext-typeexpr-README.md § HCL Type Expressions Extension,
     /// § Type Expression Syntax
-    fn type_expression(&mut self, expression: &Expression, depth: usize) -> Option<Type> {
+    fn type_expression(&mut self, expression: &dyn StaticExpression, depth: usize) -> Option<Type> {
         if depth > MAX_TYPE_DEPTH {
             return self.fail(
                 expression.span(),
                 format!("Type constructors nest deeper than {MAX_TYPE_DEPTH} levels here."),
             );
         }
-        if let Some(name) = keyword(expression, self.arena) {
-            return self.type_keyword(name, expression.span());
+        if let Some(name) = expression.keyword() {
+            return self.type_keyword(&name, expression.span());
         }
-        if let Some(call) = call_parts(expression, self.arena) {
-            return self.type_constructor(call, depth);
+        if let Some(call) = expression.static_call() {
+            return self.type_constructor(call, expression.span(), depth);
         }
         // "The type syntax is processed statically [...], so it cannot use
         // any of the usual language operators."
@@ -133,7 +116,7 @@ impl Reader<'_> {
             // "`any` - `cty.DynamicPseudoType` (in function `TypeConstraint`
             // only)"
             // SPEC-GAP(spec-notes/gaps/typeexpr-type-and-type-constraint.md)
-            "any" if self.mode == Mode::TypeConstraint => Some(Type::Dynamic),
+            "any" if self.reading.mode == Mode::TypeConstraint => Some(Type::Dynamic),
             "any" => self.fail(
                 span,
                 "The keyword any is allowed in type constraints only; an exact type is required here.",
@@ -158,47 +141,38 @@ impl Reader<'_> {
     /// `object({name = T, ...})`, each with exactly one argument.
     ///
     /// Spec: ext-typeexpr-README.md § Type Expression Syntax
-    fn type_constructor(&mut self, call: &FunctionCall, depth: usize) -> Option<Type> {
-        let name: &str = &call.name;
-        // From the opening parenthesis to the closing one.
-        let arguments_span = Span {
-            start: call
-                .open_span
-                .end
-                .saturating_sub(1)
-                .max(call.open_span.start),
-            end: call.close_paren_span.end,
-        };
+    fn type_constructor(&mut self, call: StaticCall<'_>, span: Span, depth: usize) -> Option<Type> {
+        let name = call.name.as_str();
         match name {
             "string" | "bool" | "number" | "any" => {
                 return self.fail(
-                    arguments_span,
+                    call.arguments_span,
                     format!("The type keyword {name} takes no arguments."),
                 )
             }
             "list" | "set" | "map" | "tuple" | "object" => {}
             other => {
                 return self.fail(
-                    call.span,
+                    span,
                     format!(
                     "{other} is not a type constructor; they are list, set, map, tuple and object."
                 ),
                 )
             }
         }
-        let argument = match &self.arena[call.arguments] {
-            [argument] => argument,
+        let argument = match &call.arguments[..] {
+            [argument] => &**argument,
             [] => {
                 return self.fail(
-                    arguments_span,
+                    call.arguments_span,
                     format!(
                         "The {name} type constructor takes exactly one argument; there is none."
                     ),
                 )
             }
             [_, extra @ ..] => {
-                let first = extra.first().map_or(arguments_span, Expression::span);
-                let last = extra.last().map_or(arguments_span, Expression::span);
+                let first = extra.first().map_or(call.arguments_span, |e| e.span());
+                let last = extra.last().map_or(call.arguments_span, |e| e.span());
                 return self.fail(
                     first.to(last),
                     format!(
@@ -220,17 +194,17 @@ impl Reader<'_> {
     /// the single list argument": the argument is a static list.
     ///
     /// Spec: ext-typeexpr-README.md § Type Expression Syntax
-    fn tuple_type(&mut self, argument: &Expression, depth: usize) -> Option<Type> {
-        let Some(elements) = list_elements(argument, self.arena) else {
+    fn tuple_type(&mut self, argument: &dyn StaticExpression, depth: usize) -> Option<Type> {
+        let Some(elements) = argument.static_list() else {
             return self.fail(
                 argument.span(),
                 "The argument of tuple is a list of the element types, like [string, number].",
             );
         };
         let mut types = Vec::with_capacity(elements.len());
-        for element in elements {
+        for element in &elements {
             // Every element is read, so that each fault is reported.
-            types.extend(self.type_expression(element, depth + 1));
+            types.extend(self.type_expression(&**element, depth + 1));
         }
         Some(Type::Tuple(types))
     }
@@ -241,12 +215,14 @@ impl Reader<'_> {
     /// names. "[T]he object constructor syntax [...] requires the attribute
     /// names to be valid identifiers": a key must be a static traversal of
     /// a single root name, so a quoted name, a parenthesized one and any
-    /// other expression are errors. A name given twice is an error.
+    /// other expression are errors (the suite's notation also takes a
+    /// quoted name: a key whose value in literal-only mode is a string). A
+    /// name given twice is an error.
     /// SPEC-GAP(spec-notes/gaps/typeexpr-object-syntax.md)
     ///
     /// Spec: ext-typeexpr-README.md § Type Expression Syntax
-    fn object_type(&mut self, argument: &Expression, depth: usize) -> Option<Type> {
-        let Some(items) = map_items(argument, self.arena) else {
+    fn object_type(&mut self, argument: &dyn StaticExpression, depth: usize) -> Option<Type> {
+        let Some(items) = argument.static_map() else {
             return self.fail(
                 argument.span(),
                 "The argument of object is a map of the attribute names to their types, like {name = string}.",
@@ -254,27 +230,38 @@ impl Reader<'_> {
         };
         let mut attributes = BTreeMap::new();
         let mut seen = BTreeSet::new();
-        for ObjectItem { key, value } in items {
-            let name = key_keyword(key, self.arena);
-            match name {
+        for (key, value) in &items {
+            let name = self.attribute_name(&**key);
+            match &name {
                 None => {
                     self.fail(
                         key.span(),
                         "An attribute name of an object type is an identifier, not a string or another expression.",
                     );
                 }
-                Some(name) if !seen.insert(name) => {
+                Some(name) if !seen.insert(name.clone()) => {
                     self.fail(key.span(), format!("The attribute {name} is given twice."));
                 }
                 Some(_) => {}
             }
-            let ty = self.type_expression(value, depth + 1);
+            let ty = self.type_expression(&**value, depth + 1);
             if let (Some(name), Some(ty)) = (name, ty) {
-                attributes.insert(name.to_string(), ty);
+                attributes.insert(name, ty);
             }
         }
         // A type with a part missing is never returned: read_type reports
         // the errors instead.
         Some(Type::Object(attributes))
+    }
+
+    /// The attribute name an object type's key gives, if it gives one.
+    fn attribute_name(&self, key: &dyn StaticExpression) -> Option<String> {
+        if let Some(name) = key.keyword() {
+            return Some(name);
+        }
+        if !self.reading.quoted_names {
+            return None;
+        }
+        key.literal_value()?.into_string().ok()
     }
 }

@@ -1,4 +1,5 @@
 use super::*;
+use crate::functions::FunctionTable;
 use crate::native::eval_expression;
 use crate::value::Value;
 use crate::EvalContext;
@@ -141,7 +142,7 @@ fn json_strings_hold_native_expressions() {
 #[test]
 fn convert_reads_its_type_inline() {
     let mut ctx = EvalContext {
-        typeexpr: true,
+        functions: Some(FunctionTable::conformance().with(convert_entry())),
         ..EvalContext::default()
     };
     ctx.variables.insert("t".into(), Value::string("bool"));

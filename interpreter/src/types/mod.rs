@@ -2,9 +2,7 @@
 //!
 //! Spec: spec.md § Values and Value Types
 
-mod syntax;
-
-pub use syntax::{parse_type, TypeSyntaxError};
+mod display;
 
 use std::collections::BTreeMap;
 

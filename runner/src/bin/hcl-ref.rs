@@ -6,33 +6,37 @@
 //! interpreter's diagnostics, `unsupported`, or `malformed` for a request
 //! it cannot read. It never stops serving because of what a request holds.
 
+use clap::{CommandFactory, FromArgMatches, Parser};
+use hcl_conformance::kinds::{Keyword, Kind};
 use hcl_conformance::reference;
-use hcl_conformance::suite::CASE_KINDS;
-use hcl_conformance::wire::{answer, input_from_request, PROTOCOL_VERSION};
+use hcl_conformance::wire::{
+    read_request, version, AnswerLine, Capabilities, ErrorAnswer, Hello, HelloAnswer, Outcome,
+    PROTOCOL_VERSION,
+};
 use hcl_interpreter::eval_context::Budget;
-use hcl_interpreter::{large_stack, native};
+use hcl_interpreter::{large_stack, native, Diagnostic, Phase};
 use serde::Deserialize;
-use serde_json::{json, Value as Json};
+use serde_json::Value as Json;
 use std::io::{BufRead, Write};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::process::ExitCode;
 
-const USAGE: &str = "\
-usage: hcl-ref [--one-shot] [--budget UNITS]
+/// The HCL reference interpreter behind the hcl-conformance protocol
+/// (runner/PROTOCOL.md): reads one JSON request a line on standard input,
+/// writes one JSON answer a line on standard output.
+#[derive(Parser)]
+#[command(name = "hcl-ref")]
+struct Options {
+    /// Answer one request, then exit
+    #[arg(long)]
+    one_shot: bool,
+    /// The evaluation budget of each request, in units of work (runner/PROTOCOL.md § Limits)
+    #[arg(long, value_name = "UNITS", default_value_t = Budget::DEFAULT_LIMIT)]
+    budget: u64,
+}
 
-The HCL reference interpreter behind the hcl-conformance protocol
-(runner/PROTOCOL.md): reads one JSON request a line on standard input,
-writes one JSON answer a line on standard output.
-
-options:
-  --one-shot        answer one request, then exit
-  --budget UNITS    the evaluation budget of each request, in units of work
-                    (default 33554432; see runner/PROTOCOL.md § Limits)
-  -h, --help        print this help
-  -V, --version     print the versions of hcl-ref and of the protocol";
-
-/// The reference interpreter answers every kind of the suite.
-const KINDS: &[&str] = CASE_KINDS;
+/// The features of runner/PROTOCOL.md the reference interpreter has; it
+/// answers every kind.
 const FEATURES: &[&str] = &[
     "unknown",
     "safety",
@@ -48,55 +52,9 @@ const FEATURES: &[&str] = &[
 /// Limits). Deeper requests are answered `malformed` without being parsed.
 const MAX_REQUEST_DEPTH: usize = 4096;
 
-/// What the command line asks for.
-struct Options {
-    one_shot: bool,
-    budget: u64,
-}
-
-/// Reads the command line: `Ok(None)` when it asked for help or the version
-/// (printed), an error with what to do otherwise.
-fn options() -> Result<Option<Options>, String> {
-    let mut options = Options {
-        one_shot: false,
-        budget: Budget::DEFAULT_LIMIT,
-    };
-    let mut args = std::env::args().skip(1);
-    while let Some(arg) = args.next() {
-        match arg.as_str() {
-            "--one-shot" => options.one_shot = true,
-            "--budget" => {
-                let value = args.next().ok_or("--budget needs a number of units")?;
-                options.budget = value.parse().map_err(|_| {
-                    format!("--budget takes a positive whole number of units, not {value:?}")
-                })?;
-            }
-            "-h" | "--help" => {
-                println!("{USAGE}");
-                return Ok(None);
-            }
-            "-V" | "--version" => {
-                println!(
-                    "hcl-ref {} (protocol version {PROTOCOL_VERSION})",
-                    env!("CARGO_PKG_VERSION")
-                );
-                return Ok(None);
-            }
-            other => return Err(format!("unknown argument `{other}`")),
-        }
-    }
-    Ok(Some(options))
-}
-
 fn main() -> ExitCode {
-    let options = match options() {
-        Ok(Some(options)) => options,
-        Ok(None) => return ExitCode::SUCCESS,
-        Err(why) => {
-            eprintln!("hcl-ref: {why}\n{USAGE}");
-            return ExitCode::from(2);
-        }
-    };
+    let matches = Options::command().version(version()).get_matches();
+    let options = Options::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     // Answers nest as deep as the input may (200,000 levels), and encoding,
     // comparing and dropping them recurses: all the work runs on the
     // interpreter's large stack.
@@ -143,27 +101,29 @@ fn serve(options: &Options) -> ExitCode {
     }
 }
 
+/// An answer line.
+fn answer_line(id: Option<&str>, outcome: &Outcome) -> String {
+    serde_json::to_string(&AnswerLine { id, outcome }).unwrap_or_default()
+}
+
 /// The answer line to one request line.
 fn respond(line: &[u8], options: &Options) -> String {
     let scanned = scan(line);
-    let id = scanned.id.map_or(Json::Null, Json::String);
+    let id = scanned.id.as_deref();
+    let malformed = |why: String| answer_line(id, &Outcome::Malformed(why));
     let text = match std::str::from_utf8(line) {
         Ok(text) => text,
         Err(e) => {
-            return malformed(
-                id,
-                format!(
-                    "the request is not UTF-8 text (an invalid byte at offset {})",
-                    e.valid_up_to()
-                ),
-            )
+            return malformed(format!(
+                "the request is not UTF-8 text (an invalid byte at offset {})",
+                e.valid_up_to()
+            ))
         }
     };
     if scanned.depth > MAX_REQUEST_DEPTH {
-        return malformed(
-            id,
-            format!("the request nests deeper than {MAX_REQUEST_DEPTH} levels"),
-        );
+        return malformed(format!(
+            "the request nests deeper than {MAX_REQUEST_DEPTH} levels"
+        ));
     }
     let mut deserializer = serde_json::Deserializer::from_str(text);
     // The depth is bounded above, and the work runs on a large stack.
@@ -173,72 +133,81 @@ fn respond(line: &[u8], options: &Options) -> String {
         Ok(request)
     }) {
         Ok(request) => request,
-        Err(e) => return malformed(id, format!("the request is not JSON: {e}")),
+        Err(e) => return malformed(format!("the request is not JSON: {e}")),
     };
     let answered = catch_unwind(AssertUnwindSafe(|| answer_request(&request, options)));
-    let answer = answered.unwrap_or_else(|_| {
-        json!({ "id": id, "error": { "phase": "eval", "diagnostics": [{
-            "severity": "error",
-            "summary": "Internal error of the reference interpreter",
-            "detail": "hcl-ref panicked on this request: please report it with the request.",
-        }] } })
-    });
-    answer.to_string()
+    answered.unwrap_or_else(|_| {
+        let diagnostic = Diagnostic {
+            phase: Phase::Eval,
+            summary: "Internal error of the reference interpreter".into(),
+            detail: "hcl-ref panicked on this request: please report it with the request.".into(),
+            range: None,
+        };
+        let error = Outcome::Error(ErrorAnswer::from_diagnostics(&[diagnostic]));
+        answer_line(id, &error)
+    })
 }
 
 /// The answer to a request that is JSON.
-fn answer_request(request: &Json, options: &Options) -> Json {
-    let id = match request.get("id") {
-        Some(Json::String(id)) => id.clone(),
-        Some(other) => {
-            return json!({ "id": other, "malformed": format!("`id` must be a string, not {other}") })
-        }
-        None => return json!({ "id": null, "malformed": "the request lacks its `id` (a string)" }),
+fn answer_request(request: &Json, options: &Options) -> String {
+    let Some(members) = request.as_object() else {
+        let why = format!("a request is a JSON object, not {request}");
+        return answer_line(None, &Outcome::Malformed(why));
     };
-    if request.get("kind").and_then(Json::as_str) == Some("hello") {
-        return hello(&id, request);
+    let id = match members.get("id") {
+        Some(Json::String(id)) => id.as_str(),
+        Some(other) => {
+            let why = format!("`id` must be a string, not {other}");
+            return answer_line(None, &Outcome::Malformed(why));
+        }
+        None => {
+            let why = "the request lacks its `id` (a string)".to_string();
+            return answer_line(None, &Outcome::Malformed(why));
+        }
+    };
+    if members.get("kind").and_then(Json::as_str) == Some("hello") {
+        return hello(id, request);
     }
-    match input_from_request(request) {
-        Ok(input) => answer(&id, &reference::run_with_budget(&input, options.budget)),
-        Err(e) if e.starts_with("unknown kind") => json!({ "id": id, "unsupported": e }),
-        Err(e) => json!({ "id": id, "malformed": e }),
-    }
+    let outcome = match read_request(members) {
+        Ok(Ok(input)) => reference::run_with_budget(&input, options.budget),
+        Ok(Err(unknown_kind)) => Outcome::Unsupported(unknown_kind),
+        Err(why) => Outcome::Malformed(why),
+    };
+    answer_line(Some(id), &outcome)
 }
 
 /// The answer to `hello`: the implementation's name, version and
 /// capabilities, once the protocol version is one `hcl-ref` speaks.
-fn hello(id: &str, request: &Json) -> Json {
-    if let Some(extra) = request.as_object().and_then(|members| {
-        members
-            .keys()
-            .find(|k| !["id", "kind", "protocol"].contains(&k.as_str()))
-    }) {
-        return json!({ "id": id, "malformed": format!("a `hello` request has no member `{extra}` (its members: id, kind, protocol)") });
+fn hello(id: &str, request: &Json) -> String {
+    let malformed = |why: String| answer_line(Some(id), &Outcome::Malformed(why));
+    let hello = match Hello::deserialize(request) {
+        Ok(hello) => hello,
+        Err(e) => return malformed(format!("a `hello` request: {e}")),
+    };
+    if hello.protocol != PROTOCOL_VERSION {
+        return malformed(format!(
+            "protocol version {} is not supported: hcl-ref speaks version {PROTOCOL_VERSION}",
+            hello.protocol
+        ));
     }
-    match request.get("protocol") {
-        Some(Json::Number(n)) if n.as_u64() == Some(PROTOCOL_VERSION) => {}
-        Some(other) => {
-            return json!({ "id": id, "malformed": format!(
-                "protocol version {other} is not supported: hcl-ref speaks version {PROTOCOL_VERSION}"
-            ) })
-        }
-        None => {
-            return json!({ "id": id, "malformed": format!(
-                "the `hello` request lacks `protocol` (hcl-ref speaks version {PROTOCOL_VERSION})"
-            ) })
-        }
+    let answer = HelloAnswer {
+        name: "hcl-ref".into(),
+        version: format!(
+            "hcl-conformance reference interpreter {}",
+            env!("CARGO_PKG_VERSION")
+        ),
+        capabilities: Capabilities {
+            kinds: Kind::ALL.iter().map(|k| k.name().to_string()).collect(),
+            features: FEATURES.iter().map(|f| f.to_string()).collect(),
+        },
+    };
+    #[derive(serde::Serialize)]
+    struct Line<'a> {
+        id: &'a str,
+        #[serde(flatten)]
+        answer: HelloAnswer,
     }
-    json!({
-        "id": id,
-        "name": "hcl-ref",
-        "version": format!("hcl-conformance reference interpreter {}", env!("CARGO_PKG_VERSION")),
-        "capabilities": { "kinds": KINDS, "features": FEATURES },
-    })
-}
-
-/// A `malformed` answer.
-fn malformed(id: Json, why: String) -> String {
-    json!({ "id": id, "malformed": why }).to_string()
+    serde_json::to_string(&Line { id, answer }).unwrap_or_default()
 }
 
 /// What a quick scan of a request line finds, without parsing it: how deep

@@ -2,16 +2,20 @@
 //!
 //! A file that does not load is a suite bug. Every problem is reported with
 //! the file, the line and what to do; nothing is skipped silently.
+//!
+//! A file is read in two passes over its YAML: the fields every case has
+//! (and so each case's kind), then each case's input, the fields of its
+//! kind as `crate::kinds` declares them. Both read straight from the
+//! document, so that serde_yaml gives every error its line.
 
-use super::yaml::{flow_nesting_exceeds, strings, RawCase, RawFile, MAX_FLOW_NESTING};
-use super::{
-    Case, Input, SuiteFile, Syntax, CASE_KINDS, EXPR_EXTENSIONS, EXTENSIONS, KNOWN_PROFILES,
-    RESERVED_KINDS,
-};
+use super::yaml::{flow_nesting_exceeds, MAX_FLOW_NESTING};
+use super::{Case, CaseInput, Expectation, ProfileExpectation, SuiteFile, KNOWN_PROFILES};
+use crate::areas::area_of;
+use crate::kinds::{Kind, Named, Text};
 use crate::requirements::Requirements;
-use hcl_interpreter::operations::Operation;
-use hcl_interpreter::static_analysis::Analysis;
-use std::collections::BTreeSet;
+use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde::{Deserialize, Deserializer};
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::path::{Path, PathBuf};
 
@@ -25,14 +29,10 @@ pub struct LoadError {
 
 impl fmt::Display for LoadError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.line {
-            Some(line) => write!(f, "{}:{line}: {}", self.path.display(), self.message),
-            None => write!(f, "{}: {}", self.path.display(), self.message),
-        }
+        let line = self.line.map(|l| format!(":{l}")).unwrap_or_default();
+        write!(f, "{}{line}: {}", self.path.display(), self.message)
     }
 }
-
-impl std::error::Error for LoadError {}
 
 /// The whole suite, loaded.
 #[derive(Clone, Debug)]
@@ -44,7 +44,7 @@ pub struct Suite {
 }
 
 impl Suite {
-    pub fn cases(&self) -> impl Iterator<Item = &super::Case> {
+    pub fn cases(&self) -> impl Iterator<Item = &Case> {
         self.files.iter().flat_map(|f| f.cases.iter())
     }
 }
@@ -55,15 +55,12 @@ pub fn find_suite_dir() -> PathBuf {
     if let Some(dir) = std::env::var_os("HCL_CONFORMANCE_SUITE") {
         return PathBuf::from(dir);
     }
-    if let Ok(cwd) = std::env::current_dir() {
-        for dir in cwd.ancestors() {
-            let candidate = dir.join("suite");
-            if candidate.join("requirements.jsonl").is_file() {
-                return candidate;
-            }
-        }
-    }
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../suite")
+    let cwd = std::env::current_dir().unwrap_or_default();
+    let found = cwd
+        .ancestors()
+        .map(|d| d.join("suite"))
+        .find(|d| d.join("requirements.jsonl").is_file());
+    found.unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../suite"))
 }
 
 /// Loads every case file under `dir`, reporting every problem found.
@@ -73,47 +70,34 @@ pub fn find_suite_dir() -> PathBuf {
 /// (a linked file would give its cases a second id, or bring in a file from
 /// outside the suite).
 pub fn load_suite(dir: &Path) -> Result<Suite, Vec<LoadError>> {
+    let error = |path: &Path, message: &str| LoadError {
+        path: path.into(),
+        line: None,
+        message: message.into(),
+    };
     if !dir.join("requirements.jsonl").is_file() {
-        let what = if dir.is_dir() {
-            "this folder has no requirements.jsonl, so it is not the suite folder"
-        } else {
-            "there is no folder here"
+        let what = match dir.is_dir() {
+            true => "this folder has no requirements.jsonl, so it is not the suite folder",
+            false => "there is no folder here",
         };
-        return Err(vec![LoadError {
-            path: dir.to_path_buf(),
-            line: None,
-            message: format!(
-                "{what}; give the suite folder's path with --suite DIR \
-                 (or HCL_CONFORMANCE_SUITE), or run from the repository"
-            ),
-        }]);
+        let what = format!(
+            "{what}; give the suite folder's path with --suite DIR (or HCL_CONFORMANCE_SUITE), or run from the repository"
+        );
+        return Err(vec![error(dir, &what)]);
     }
-    let requirements = Requirements::load(dir).map_err(|message| {
-        vec![LoadError {
-            path: dir.join("requirements.jsonl"),
-            line: None,
-            message,
-        }]
-    })?;
-    let mut files = Vec::new();
-    let mut errors = Vec::new();
-    let mut paths = Vec::new();
+    let requirements =
+        Requirements::load(dir).map_err(|e| vec![error(&dir.join("requirements.jsonl"), &e)])?;
+    let (mut files, mut errors, mut paths) = (Vec::new(), Vec::new(), Vec::new());
     for entry in walkdir::WalkDir::new(dir).sort_by_file_name() {
         match entry {
-            Ok(entry) if entry.path_is_symlink() && entry.depth() > 0 => errors.push(LoadError {
-                path: entry.into_path(),
-                line: None,
-                message: "a symbolic link; the suite is read from plain files and folders only: \
-                          replace the link with what it points to"
-                    .into(),
-            }),
+            Ok(entry) if entry.path_is_symlink() && entry.depth() > 0 => errors.push(error(
+                entry.path(),
+                "a symbolic link; the suite is read from plain files and folders only: \
+                 replace the link with what it points to",
+            )),
             Ok(entry) if entry.file_type().is_file() => paths.push(entry.into_path()),
             Ok(_) => {}
-            Err(e) => errors.push(LoadError {
-                path: e.path().unwrap_or(dir).to_path_buf(),
-                line: None,
-                message: format!("cannot read: {e}"),
-            }),
+            Err(e) => errors.push(error(e.path().unwrap_or(dir), &format!("cannot read: {e}"))),
         }
     }
     paths.sort();
@@ -123,34 +107,156 @@ pub fn load_suite(dir: &Path) -> Result<Suite, Vec<LoadError>> {
                 Ok(file) => files.push(file),
                 Err(mut file_errors) => errors.append(&mut file_errors),
             },
-            Some("yml") => errors.push(LoadError {
-                path,
-                line: None,
-                message: "case files end in .yaml; rename this file".into(),
-            }),
+            Some("yml") => errors.push(error(&path, "case files end in .yaml; rename this file")),
             _ => {}
         }
     }
-    if errors.is_empty() {
-        Ok(Suite {
+    match errors.is_empty() {
+        true => Ok(Suite {
             dir: dir.to_path_buf(),
             files,
             requirements,
-        })
-    } else {
-        Err(errors)
+        }),
+        false => Err(errors),
     }
 }
 
-/// The file's id: its path below the suite folder, without `.yaml`.
-fn file_id(path: &Path, suite_dir: &Path) -> String {
-    let relative = path.strip_prefix(suite_dir).unwrap_or(path);
-    relative
-        .with_extension("")
-        .components()
-        .map(|c| c.as_os_str().to_string_lossy())
-        .collect::<Vec<_>>()
-        .join("/")
+/// A file's header, and the fields every case has.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FileFields {
+    spec: OneOrMany,
+    summary: Text,
+    kind: Option<Named<Kind>>,
+    cases: Vec<CaseFields>,
+}
+
+/// The fields every case has; its other fields are its kind's.
+#[derive(Deserialize)]
+#[serde(rename_all = "kebab-case")]
+struct CaseFields {
+    name: Text,
+    description: Option<Text>,
+    covers: Vec<Text>,
+    kind: Option<Named<Kind>>,
+    expect: Expectation,
+    implementation_defined: Option<Text>,
+    #[serde(default)]
+    profiles: BTreeMap<Text, ProfileExpectation>,
+}
+
+/// The names of the fields of [`CaseFields`], which the second pass
+/// passes over.
+const CASE_FIELDS: &[&str] = &[
+    "name",
+    "description",
+    "covers",
+    "kind",
+    "expect",
+    "implementation-defined",
+    "profiles",
+];
+
+/// One string or a list of them.
+struct OneOrMany(Vec<Text>);
+
+impl<'de> Deserialize<'de> for OneOrMany {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct OneOrManyVisitor;
+        impl<'de> Visitor<'de> for OneOrManyVisitor {
+            type Value = OneOrMany;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a string or a list of strings")
+            }
+            fn visit_str<E: de::Error>(self, text: &str) -> Result<OneOrMany, E> {
+                Ok(OneOrMany(vec![text.into()]))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, items: A) -> Result<OneOrMany, A::Error> {
+                Vec::deserialize(de::value::SeqAccessDeserializer::new(items)).map(OneOrMany)
+            }
+        }
+        d.deserialize_any(OneOrManyVisitor)
+    }
+}
+
+/// The second pass: reads the file's `cases` as inputs of the kinds given,
+/// in order, each from its case's fields but [`CASE_FIELDS`].
+#[derive(Clone, Copy)]
+enum Inputs<'a> {
+    File(&'a [Kind]),
+    Cases(&'a [Kind]),
+    Case(Kind),
+}
+
+impl<'de> DeserializeSeed<'de> for Inputs<'_> {
+    type Value = Vec<CaseInput>;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Inputs<'_> {
+    type Value = Vec<CaseInput>;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a case file")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let kinds = match self {
+            Inputs::Case(kind) => {
+                let fields = de::value::MapAccessDeserializer::new(KindFields(map));
+                return CaseInput::read(kind, fields).map(|input| vec![input]);
+            }
+            Inputs::File(kinds) | Inputs::Cases(kinds) => kinds,
+        };
+        let mut inputs = Vec::new();
+        while let Some(key) = map.next_key::<String>()? {
+            match key.as_str() {
+                "cases" => inputs = map.next_value_seed(Inputs::Cases(kinds))?,
+                _ => drop(map.next_value::<IgnoredAny>()?),
+            }
+        }
+        Ok(inputs)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut cases: A) -> Result<Self::Value, A::Error> {
+        let kinds = match self {
+            Inputs::Cases(kinds) | Inputs::File(kinds) => kinds,
+            Inputs::Case(_) => &[],
+        };
+        let mut inputs = Vec::new();
+        for kind in kinds {
+            inputs.extend(
+                cases
+                    .next_element_seed(Inputs::Case(*kind))?
+                    .into_iter()
+                    .flatten(),
+            );
+        }
+        Ok(inputs)
+    }
+}
+
+/// A case's mapping without [`CASE_FIELDS`].
+struct KindFields<A>(A);
+
+impl<'de, A: MapAccess<'de>> MapAccess<'de> for KindFields<A> {
+    type Error = A::Error;
+    fn next_key_seed<K: DeserializeSeed<'de>>(
+        &mut self,
+        seed: K,
+    ) -> Result<Option<K::Value>, A::Error> {
+        while let Some(key) = self.0.next_key::<String>()? {
+            if !CASE_FIELDS.contains(&key.as_str()) {
+                return seed
+                    .deserialize(de::value::StringDeserializer::new(key))
+                    .map(Some);
+            }
+            self.0.next_value::<IgnoredAny>()?;
+        }
+        Ok(None)
+    }
+    fn next_value_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<S::Value, A::Error> {
+        self.0.next_value_seed(seed)
+    }
 }
 
 /// Loads and checks one case file.
@@ -160,7 +266,7 @@ pub fn load_file(
     requirements: &Requirements,
 ) -> Result<SuiteFile, Vec<LoadError>> {
     let error = |line: Option<usize>, message: String| LoadError {
-        path: path.to_path_buf(),
+        path: path.into(),
         line,
         message,
     };
@@ -175,373 +281,193 @@ pub fn load_file(
     if let Some(line) = flow_nesting_exceeds(&text, MAX_FLOW_NESTING) {
         return Err(vec![error(Some(line), too_deep)]);
     }
-    let raw: RawFile = serde_yaml::from_str(&text).map_err(|e| {
+    let yaml_error = |e: serde_norway::Error| {
         let line = e.location().map(|l| l.line());
-        // serde_yaml appends " at line L column C"; the line is ours to show.
+        // serde_yaml writes " at line L column C" after the problem: the
+        // line is ours to show (a context, "while parsing...", keeps its).
         let message = e.to_string();
-        let message = message
-            .split(" at line ")
-            .next()
-            .unwrap_or(&message)
-            .to_string();
-        if message.contains("recursion limit exceeded") {
-            return vec![error(line, too_deep.clone())];
+        let (problem, rest) = message.split_once(" at line ").unwrap_or((&message, ""));
+        let context = rest.split_once(", ").map_or("", |(_, context)| context);
+        let message = if context.is_empty() {
+            problem.to_string()
+        } else {
+            format!("{problem}, {context}")
+        };
+        match message.contains("recursion limit exceeded") {
+            true => vec![error(line, too_deep.clone())],
+            false => vec![error(line, message)],
         }
-        vec![error(line, message)]
-    })?;
-    let id = file_id(path, suite_dir);
+    };
+    let file: FileFields = serde_norway::from_str(&text).map_err(yaml_error)?;
     let mut errors = Vec::new();
-    let spec = raw.spec.into_vec();
-    for citation in &spec {
-        let known = citation
-            .split_once('#')
-            .is_some_and(|(doc, anchor)| requirements.knows_section(doc, anchor));
-        if !known {
-            errors.push(error(
-                Some(1),
-                format!(
-                    "`spec: {citation}` is not a known section; cite DOCUMENT#ANCHOR as in requirements.jsonl, e.g. spec.md#type-unification"
-                ),
-            ));
+    for citation in &file.spec.0 {
+        let split = citation.split_once('#');
+        if !split.is_some_and(|(doc, anchor)| requirements.knows_section(doc, anchor)) {
+            errors.push(error(Some(1), format!(
+                "`spec: {citation}` is not a known section; cite DOCUMENT#ANCHOR as in requirements.jsonl, e.g. spec.md#type-unification"
+            )));
         }
     }
-    if raw.summary.trim().is_empty() {
+    if file.summary.trim().is_empty() {
         errors.push(error(Some(1), "the `summary` is empty".into()));
     }
-    if raw.cases.is_empty() {
+    if file.cases.is_empty() {
         errors.push(error(None, "the file has no cases".into()));
     }
-    let repo_root = suite_dir.parent().unwrap_or(suite_dir);
-    let mut names = BTreeSet::new();
-    let mut cases = Vec::new();
-    for raw_case in raw.cases {
-        let line = line_of_case(&text, &raw_case.name);
-        match build_case(raw_case, raw.kind.as_deref(), &id, requirements, repo_root) {
-            Ok(case) => {
-                if !names.insert(case.name.clone()) {
-                    errors.push(error(
-                        line,
-                        format!("the case name `{}` is used twice in this file", case.name),
-                    ));
-                }
-                cases.push(Case {
-                    line: line.unwrap_or(0),
-                    ..case
-                });
-            }
-            Err(problems) => {
-                errors.extend(problems.into_iter().map(|m| error(line, m)));
-            }
+    let lines: Vec<Option<usize>> = file
+        .cases
+        .iter()
+        .map(|c| line_of_case(&text, &c.name))
+        .collect();
+    let mut kinds = Vec::new();
+    for (case, line) in file.cases.iter().zip(&lines) {
+        match case.kind.or(file.kind) {
+            Some(kind) => kinds.push(kind.0),
+            None => errors.push(error(
+                *line,
+                format!(
+                    "case `{}` has no `kind`, and the file gives no default `kind`",
+                    case.name
+                ),
+            )),
         }
     }
-    if errors.is_empty() {
-        Ok(SuiteFile {
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    let inputs = Inputs::File(&kinds).deserialize(serde_norway::Deserializer::from_str(&text));
+    let id = file_id(path, suite_dir);
+    let area = area_of(file.spec.0.first().map_or("", |c| &c.0));
+    let mut names = BTreeSet::new();
+    let mut cases = Vec::new();
+    for ((fields, input), line) in file
+        .cases
+        .into_iter()
+        .zip(inputs.map_err(yaml_error)?)
+        .zip(lines)
+    {
+        if !names.insert(fields.name.clone()) {
+            errors.push(error(
+                line,
+                format!("the case name `{}` is used twice in this file", fields.name),
+            ));
+        }
+        let repo_root = suite_dir.parent().unwrap_or(suite_dir);
+        match check_case(&fields, &input, requirements, repo_root) {
+            Err(problems) => errors.extend(problems.into_iter().map(|m| error(line, m))),
+            Ok(()) => cases.push(Case {
+                id: format!("{id}::{}", fields.name),
+                name: fields.name.0,
+                description: fields.description.map(|d| d.0),
+                covers: fields.covers.into_iter().map(|t| t.0).collect(),
+                input,
+                expect: fields.expect,
+                implementation_defined: fields.implementation_defined.map(|d| d.0),
+                profiles: fields.profiles.into_iter().map(|(k, p)| (k.0, p)).collect(),
+                area,
+                line: line.unwrap_or(0),
+            }),
+        }
+    }
+    let spec = file.spec.0.into_iter().map(|t| t.0).collect();
+    match errors.is_empty() {
+        true => Ok(SuiteFile {
             id,
             path: path.to_path_buf(),
             spec,
-            summary: raw.summary.0,
+            summary: file.summary.0,
             cases,
-        })
-    } else {
-        Err(errors)
+        }),
+        false => Err(errors),
     }
+}
+
+/// The file's id: its path below the suite folder, without `.yaml`.
+fn file_id(path: &Path, suite_dir: &Path) -> String {
+    let relative = path
+        .strip_prefix(suite_dir)
+        .unwrap_or(path)
+        .with_extension("");
+    let parts: Vec<_> = relative
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy())
+        .collect();
+    parts.join("/")
 }
 
 /// The line where the case named `name` starts, found in the file's text.
 fn line_of_case(text: &str, name: &str) -> Option<usize> {
-    text.lines()
-        .position(|line| {
-            let line = line.trim_start().trim_start_matches('-').trim_start();
-            line.strip_prefix("name:")
-                .is_some_and(|rest| rest.trim().trim_matches(['"', '\'']) == name)
-        })
-        .map(|i| i + 1)
+    let named = |line: &str| {
+        let line = line.trim_start().trim_start_matches('-').trim_start();
+        line.strip_prefix("name:")
+            .is_some_and(|rest| rest.trim().trim_matches(['"', '\'']) == name)
+    };
+    text.lines().position(named).map(|i| i + 1)
 }
 
-fn is_kebab_case(name: &str) -> bool {
-    !name.is_empty()
-        && name.split('-').all(|part| {
-            !part.is_empty()
-                && part
-                    .bytes()
-                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
-        })
-}
-
-/// Checks a raw case and builds it; the problems are all reported at once.
-fn build_case(
-    raw: RawCase,
-    default_kind: Option<&str>,
-    file_id: &str,
+/// Checks what the case format cannot say; the problems all at once.
+fn check_case(
+    case: &CaseFields,
+    input: &CaseInput,
     requirements: &Requirements,
     repo_root: &Path,
-) -> Result<Case, Vec<String>> {
+) -> Result<(), Vec<String>> {
+    let name = &case.name;
     let mut problems = Vec::new();
-    let name = raw.name.clone();
-    if !is_kebab_case(&name) {
+    let kebab = name.split('-').all(|part| {
+        !part.is_empty()
+            && part
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+    });
+    if !kebab {
         problems.push(format!(
             "case name `{name}` is not kebab-case (a-z, 0-9 and single dashes)"
         ));
     }
-    if raw.covers.is_empty() {
+    if case.covers.is_empty() {
         problems.push(format!(
             "case `{name}` covers no requirement; list the ids it checks in `covers`"
         ));
     }
-    for id in &raw.covers {
+    for id in &case.covers {
         match requirements.get(id) {
-            None => problems.push(format!(
-                "case `{name}` covers `{id}`, which is not in requirements.jsonl"
-            )),
+            None => problems.push(format!("case `{name}` covers `{id}`, which is not in requirements.jsonl")),
             Some(r) if !r.testable => problems.push(format!(
                 "case `{name}` covers `{id}`, which is marked not testable; remove it, or correct it in requirements-overrides.jsonl"
             )),
             Some(_) => {}
         }
     }
-    let input = match build_input(&raw, default_kind) {
-        Ok(input) => Some(input),
-        Err(problem) => {
-            problems.push(format!("case `{name}`: {problem}"));
-            None
-        }
-    };
-    let open = raw.expect.is_open()
-        || raw
-            .profiles
-            .iter()
-            .flatten()
-            .any(|(_, p)| p.expect.is_open());
-    match (&raw.implementation_defined, open) {
+    if let Err(problem) = input.check() {
+        problems.push(format!("case `{name}`: {problem}"));
+    }
+    let open = case.expect.is_open() || case.profiles.values().any(|p| p.expect.is_open());
+    match (&case.implementation_defined, open) {
         (None, true) => problems.push(format!(
             "case `{name}` accepts several results (one-of, order: any or !approx): say why in `implementation-defined`"
         )),
-        (Some(_), false) if !raw.expect.is_open() => problems.push(format!(
-            "case `{name}` is marked implementation-defined but accepts one result only"
-        )),
+        (Some(_), false) => {
+            problems.push(format!("case `{name}` is marked implementation-defined but accepts one result only"))
+        }
         _ => {}
     }
-    let mut profiles = std::collections::BTreeMap::new();
-    for (profile, expectation) in raw.profiles.into_iter().flatten() {
-        if !KNOWN_PROFILES.contains(&profile.0.as_str()) {
+    for (profile, expectation) in &case.profiles {
+        if !KNOWN_PROFILES.contains(&&**profile) {
+            let known = KNOWN_PROFILES.join(", ");
             problems.push(format!(
-                "case `{name}`: unknown profile `{profile}`; the profiles are {}",
-                KNOWN_PROFILES.join(", ")
+                "case `{name}`: unknown profile `{profile}`; the profiles are {known}"
             ));
         }
-        if !repo_root.join(&expectation.note.0).is_file() {
+        if !repo_root.join(&expectation.note).is_file() {
+            let note = &expectation.note;
             problems.push(format!(
-                "case `{name}`: the note `{}` of profile `{profile}` does not exist",
-                expectation.note
+                "case `{name}`: the note `{note}` of profile `{profile}` does not exist"
             ));
         }
-        profiles.insert(profile.0, expectation.into());
     }
-    match input {
-        Some(input) if problems.is_empty() => Ok(Case {
-            id: format!("{file_id}::{name}"),
-            name: name.0,
-            description: raw.description.map(|d| d.0),
-            covers: strings(raw.covers),
-            input,
-            expect: raw.expect,
-            implementation_defined: raw.implementation_defined.map(|d| d.0),
-            profiles,
-            line: 0,
-        }),
-        _ => Err(problems),
+    match problems.is_empty() {
+        true => Ok(()),
+        false => Err(problems),
     }
-}
-
-/// Builds the input of a case from the fields of its kind, rejecting fields
-/// of other kinds.
-fn build_input(raw: &RawCase, default_kind: Option<&str>) -> Result<Input, String> {
-    let kind = raw
-        .kind
-        .as_deref()
-        .or(default_kind)
-        .ok_or("no `kind`, and the file gives no default `kind`")?;
-    if RESERVED_KINDS.contains(&kind) {
-        return Err(format!(
-            "kind `{kind}` is reserved for a later version of the format"
-        ));
-    }
-    if !CASE_KINDS.contains(&kind) {
-        return Err(format!(
-            "unknown kind `{kind}`; the kinds are {}",
-            CASE_KINDS.join(", ")
-        ));
-    }
-    let present = [
-        ("value", raw.value.is_some()),
-        ("to", raw.to.is_some()),
-        ("types", raw.types.is_some()),
-        ("type", raw.ty.is_some()),
-        ("spec", raw.spec.is_some()),
-        ("op", raw.op.is_some()),
-        ("operands", raw.operands.is_some()),
-        ("expr", raw.expr.is_some()),
-        ("template", raw.template.is_some()),
-        ("config", raw.config.is_some()),
-        ("syntax", raw.syntax.is_some()),
-        ("variables", raw.variables.is_some()),
-        ("analysis", raw.analysis.is_some()),
-        ("extensions", raw.extensions.is_some()),
-        ("schema", raw.schema.is_some()),
-        ("literal-only", raw.literal_only.is_some()),
-        ("constraint", raw.constraint.is_some()),
-    ];
-    // Fields a kind may leave out.
-    let optional: &[&str] = match kind {
-        "expr" => &["variables", "extensions"],
-        "template" => &["variables"],
-        "typeexpr" => &["syntax", "constraint"],
-        "config" => &[
-            "variables",
-            "syntax",
-            "extensions",
-            "schema",
-            "literal-only",
-        ],
-        "static" => &["syntax"],
-        _ => &[],
-    };
-    let wanted: &[&str] = match kind {
-        "convert" => &["value", "to"],
-        "unify" | "identical" => &["types"],
-        "matches" => &["type", "spec"],
-        "operation" => &["op", "operands"],
-        "expr" => &["expr"],
-        "template" => &["template"],
-        "static" => &["expr", "analysis"],
-        "typeexpr" => &["expr"],
-        _ => &["config"],
-    };
-    for (field, given) in present {
-        if given && !wanted.contains(&field) && !optional.contains(&field) {
-            return Err(format!("`{field}` is not a field of a `{kind}` case"));
-        }
-        if !given && wanted.contains(&field) {
-            return Err(format!("a `{kind}` case needs `{field}`"));
-        }
-    }
-    let variables = || -> std::collections::BTreeMap<String, hcl_interpreter::Value> {
-        raw.variables
-            .iter()
-            .flatten()
-            .map(|(name, v)| (name.0.clone(), v.0.clone()))
-            .collect()
-    };
-    let syntax = || match raw.syntax.as_deref() {
-        None | Some("native") => Ok(Syntax::Native),
-        Some("json") => Ok(Syntax::Json),
-        Some(other) => Err(format!(
-            "unknown syntax `{other}`; the syntaxes are native and json"
-        )),
-    };
-    let types = || -> Vec<hcl_interpreter::Type> {
-        raw.types.iter().flatten().map(|t| t.0.clone()).collect()
-    };
-    Ok(match kind {
-        "convert" => Input::Convert {
-            value: raw.value.clone().expect("checked").0,
-            to: raw.to.clone().expect("checked").0,
-        },
-        "unify" => {
-            let types = types();
-            if types.is_empty() {
-                return Err("`types` lists at least one type".into());
-            }
-            Input::Unify { types }
-        }
-        "identical" => {
-            let types = types();
-            let [a, b]: [hcl_interpreter::Type; 2] = types
-                .try_into()
-                .map_err(|_| "`types` of an `identical` case lists exactly two types")?;
-            Input::Identical { types: [a, b] }
-        }
-        "matches" => Input::Matches {
-            ty: raw.ty.clone().expect("checked").0,
-            spec: raw.spec.clone().expect("checked").0,
-        },
-        "expr" => Input::Expr {
-            expr: raw.expr.clone().expect("checked").0,
-            variables: variables(),
-            extensions: {
-                let extensions = raw.extensions.clone().unwrap_or_default();
-                if let Some(unknown) = extensions
-                    .iter()
-                    .find(|e| !EXPR_EXTENSIONS.contains(&e.0.as_str()))
-                {
-                    return Err(format!(
-                        "unknown extension `{unknown}` for an `expr` case; the extensions are {}",
-                        EXPR_EXTENSIONS.join(", ")
-                    ));
-                }
-                strings(extensions)
-            },
-        },
-        "typeexpr" => Input::TypeExpr {
-            syntax: syntax()?,
-            expr: raw.expr.clone().expect("checked").0,
-            constraint: raw.constraint.unwrap_or(false),
-        },
-        "template" => Input::Template {
-            template: raw.template.clone().expect("checked").0,
-            variables: variables(),
-        },
-        "static" => {
-            Input::Static {
-                syntax: syntax()?,
-                expr: raw.expr.clone().expect("checked").0,
-                analysis: {
-                    let name = raw.analysis.as_deref().expect("checked");
-                    Analysis::from_name(name).ok_or_else(|| {
-                    format!("unknown analysis `{name}`; the analyses are list, map, call, traversal")
-                })?
-                },
-            }
-        }
-        "config" => Input::Config {
-            syntax: syntax()?,
-            config: raw.config.clone().expect("checked").0,
-            variables: variables(),
-            extensions: {
-                let extensions = raw.extensions.clone().unwrap_or_default();
-                if let Some(unknown) = extensions
-                    .iter()
-                    .find(|e| !EXTENSIONS.contains(&e.0.as_str()))
-                {
-                    return Err(format!(
-                        "unknown extension `{unknown}`; the extensions are {}",
-                        EXTENSIONS.join(", ")
-                    ));
-                }
-                strings(extensions)
-            },
-            schema: raw.schema.clone().map(|s| s.0),
-            literal_only: {
-                let literal_only = raw.literal_only.unwrap_or(false);
-                if literal_only && raw.extensions.as_ref().is_some_and(|e| !e.is_empty()) {
-                    return Err("`literal-only` does not go with `extensions`".into());
-                }
-                literal_only
-            },
-        },
-        _ => {
-            let op_name = raw.op.as_deref().expect("checked");
-            let op = Operation::from_name(op_name).ok_or_else(|| {
-                format!(
-                    "unknown op `{op_name}`; the operations are {}",
-                    Operation::ALL.map(Operation::name).join(", ")
-                )
-            })?;
-            let operands: Vec<_> = raw.operands.iter().flatten().map(|v| v.0.clone()).collect();
-            if operands.len() != op.arity() {
-                return Err(format!("`{op_name}` takes {} operand(s)", op.arity()));
-            }
-            Input::Operation { op, operands }
-        }
-    })
 }

@@ -1,18 +1,19 @@
 //! The suite's case format: the data a case file holds, and loading it.
 //!
-//! The format is specified, with examples, in `suite/README.md`.
+//! The format is specified, with examples, in `suite/README.md`. A case's
+//! input is the declaration of its kind (`crate::kinds`), with types and
+//! values written as case files write them (`yaml`).
 
 mod load;
-mod yaml;
+pub mod yaml;
 
+pub use crate::values::{read_typed_value, ExpectedValue};
 pub use load::{find_suite_dir, load_file, load_suite, LoadError, Suite};
-pub use yaml::{read_typed_value, ExpectedValue};
+pub use yaml::{TypeText, TypedValue};
 
-use hcl_interpreter::bodies::BodySpec;
+use crate::kinds::{Body, Input, StaticShape};
 use hcl_interpreter::convert::Safety;
-use hcl_interpreter::operations::Operation;
-use hcl_interpreter::static_analysis::Analysis;
-use hcl_interpreter::{Phase, Type, Value};
+use hcl_interpreter::{Phase, Type};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
@@ -20,6 +21,9 @@ use std::path::PathBuf;
 pub const SPEC_PROFILE: &str = "spec";
 /// The profiles a case may record a different result for.
 pub const KNOWN_PROFILES: &[&str] = &["hcl-v2.14"];
+
+/// A case's input: its kind's declaration, as the case file writes it.
+pub type CaseInput = Input<TypeText, TypedValue>;
 
 /// One case file: a topic of the spec.
 #[derive(Clone, Debug)]
@@ -42,12 +46,15 @@ pub struct Case {
     pub description: Option<String>,
     /// The requirement ids the case checks.
     pub covers: Vec<String>,
-    pub input: Input,
+    pub input: CaseInput,
     pub expect: Expectation,
     /// Why the spec leaves the result open, for cases that accept several.
     pub implementation_defined: Option<String>,
     /// Results that other profiles expect instead, by profile name.
     pub profiles: BTreeMap<String, ProfileExpectation>,
+    /// The area of the suite (`crate::areas`), from the file's first spec
+    /// citation.
+    pub area: &'static str,
     /// The line of the case in its file.
     pub line: usize,
 }
@@ -60,9 +67,10 @@ impl Case {
             .map_or(&self.expect, |p| &p.expect)
     }
 
-    /// The area of the suite the case belongs to: its first folder.
-    pub fn area(&self) -> &str {
-        self.id.split('/').next().unwrap_or(&self.id)
+    /// `suite/FILE.yaml:LINE`, for messages.
+    pub fn location(&self) -> String {
+        let file = self.id.split("::").next().unwrap_or(&self.id);
+        format!("suite/{file}.yaml:{}", self.line)
     }
 }
 
@@ -73,153 +81,20 @@ pub struct ProfileExpectation {
     pub note: String,
 }
 
-/// What the implementation is asked to do: one variant per case kind.
-#[derive(Clone, Debug)]
-pub enum Input {
-    /// Convert a value to a type, unsafe conversions allowed.
-    Convert { value: Value, to: Type },
-    /// Unify a list of types.
-    Unify { types: Vec<Type> },
-    /// Are two types identical?
-    Identical { types: [Type; 2] },
-    /// Does a type match a type specification?
-    Matches { ty: Type, spec: Type },
-    /// Apply an operation to values.
-    Operation { op: Operation, operands: Vec<Value> },
-    /// Evaluate a native-syntax expression.
-    Expr {
-        expr: String,
-        variables: BTreeMap<String, Value>,
-        /// Extensions whose functions join the function table
-        /// (`typeexpr`: `convert`).
-        extensions: Vec<String>,
-    },
-    /// Evaluate a standalone template (template file mode).
-    Template {
-        template: String,
-        variables: BTreeMap<String, Value>,
-    },
-    /// Apply a static analysis to an expression.
-    Static {
-        syntax: Syntax,
-        expr: String,
-        analysis: Analysis,
-    },
-    /// Read an expression as a type expression (ext-typeexpr-README.md): a
-    /// type constraint (`any` allowed) when `constraint`, else an exact
-    /// type.
-    TypeExpr {
-        syntax: Syntax,
-        expr: String,
-        constraint: bool,
-    },
-    /// Parse a configuration file and evaluate its attributes.
-    Config {
-        syntax: Syntax,
-        config: String,
-        variables: BTreeMap<String, Value>,
-        /// Extensions applied to the body (`dynblock`).
-        extensions: Vec<String>,
-        /// How the bodies are processed; `None`: the default (suite/README.md).
-        schema: Option<BodySpec>,
-        /// Evaluate in literal-only mode instead of full expression mode.
-        literal_only: bool,
-    },
-}
-
-/// The concrete syntax of a configuration file.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Syntax {
-    Native,
-    Json,
-}
-
-impl Syntax {
-    pub fn name(self) -> &'static str {
-        match self {
-            Syntax::Native => "native",
-            Syntax::Json => "json",
-        }
-    }
-}
-
-impl Input {
-    /// The case kind, as the suite names it.
-    pub fn kind(&self) -> &'static str {
-        match self {
-            Input::Convert { .. } => "convert",
-            Input::Unify { .. } => "unify",
-            Input::Identical { .. } => "identical",
-            Input::Matches { .. } => "matches",
-            Input::Operation { .. } => "operation",
-            Input::Expr { .. } => "expr",
-            Input::Template { .. } => "template",
-            Input::Config { .. } => "config",
-            Input::Static { .. } => "static",
-            Input::TypeExpr { .. } => "typeexpr",
-        }
-    }
-}
-
-/// The kinds a case may have, and those reserved for later versions.
-pub const CASE_KINDS: &[&str] = &[
-    "convert",
-    "unify",
-    "identical",
-    "matches",
-    "operation",
-    "expr",
-    "template",
-    "config",
-    "static",
-    "typeexpr",
-];
-pub const RESERVED_KINDS: &[&str] = &[];
-/// The extensions a `config` case may ask for.
-pub const EXTENSIONS: &[&str] = &["dynblock"];
-/// The extensions an `expr` case may ask for.
-pub const EXPR_EXTENSIONS: &[&str] = &["typeexpr"];
-
-/// The result of a static analysis, with every expression as its exact
-/// source text and every traversal step as `name`, `.attr` or `[KEY]`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum StaticShape {
-    List(Vec<String>),
-    Map(Vec<(String, String)>),
-    Call {
-        name: String,
-        arguments: Vec<String>,
-    },
-    Traversal(Vec<String>),
+/// An expected value of a type: `{ type: T, value: V }`, numbers possibly
+/// approximate.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Expected {
+    pub ty: Type,
+    pub value: ExpectedValue,
 }
 
 /// An expected body: its attributes' values and its blocks, in order, and
 /// under partial processing the remaining body.
-#[derive(Clone, Debug, Default)]
-pub struct ExpectedBody {
-    pub attributes: BTreeMap<String, (Type, ExpectedValue)>,
-    pub blocks: Vec<ExpectedBlock>,
-    pub remain: Option<Box<ExpectedBody>>,
-}
-
-/// An expected block: type, labels and body.
-#[derive(Clone, Debug)]
-pub struct ExpectedBlock {
-    pub type_name: String,
-    pub labels: Vec<String>,
-    pub body: ExpectedBody,
-}
-
-impl ExpectedBody {
-    fn has_approx(&self) -> bool {
-        self.attributes.values().any(|(_, v)| v.has_approx())
-            || self.blocks.iter().any(|b| b.body.has_approx())
-            || self.remain.as_ref().is_some_and(|r| r.has_approx())
-    }
-}
+pub type ExpectedBody = Body<Expected>;
 
 /// The result a case expects.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Expectation {
     /// A value of a type. `safety` is compared when given; `order_any` makes
     /// a list's or tuple's element order irrelevant.
@@ -229,7 +104,7 @@ pub enum Expectation {
         safety: Option<Safety>,
         order_any: bool,
     },
-    /// A type (unification).
+    /// A type (unification, type expressions).
     Type(Type),
     /// A body (configuration files).
     Body(ExpectedBody),
@@ -252,8 +127,23 @@ impl Expectation {
             Expectation::Value {
                 value, order_any, ..
             } => *order_any || value.has_approx(),
-            Expectation::Body(body) => body.has_approx(),
+            Expectation::Body(body) => body.all_attributes().iter().any(|e| e.value.has_approx()),
             _ => false,
+        }
+    }
+
+    /// Every `(type, value)` the expectation holds: a value, a body's
+    /// attributes, those of every option of `one-of`.
+    pub fn values(&self) -> Vec<(&Type, &ExpectedValue)> {
+        match self {
+            Expectation::Value { ty, value, .. } => vec![(ty, value)],
+            Expectation::OneOf(options) => options.iter().flat_map(Expectation::values).collect(),
+            Expectation::Body(body) => body
+                .all_attributes()
+                .into_iter()
+                .map(|e| (&e.ty, &e.value))
+                .collect(),
+            _ => Vec::new(),
         }
     }
 }

@@ -104,12 +104,14 @@ func evalSource(req request, phase *string, src []byte,
 
 // evalConfig answers a config request. A request with a schema, and a JSON
 // file (which without a schema is read in the dynamic attributes mode), is
-// processed through hcl.Body's schema methods (schema.go). A native file
-// without a schema is walked through its syntax tree: every attribute of its
-// body and of the bodies of its blocks, at every depth, is evaluated, all of
-// them even after one fails, so the error answer has the diagnostics of
-// every attribute. With the dynblock extension the body is read through
-// dynblock.Expand instead (dynblock.go).
+// processed through hcl.Body's schema methods (schema.go), its body wrapped
+// by dynblock.Expand with the dynblock extension. A native file without a
+// schema is walked through its syntax tree: every attribute of its body and
+// of the bodies of its blocks, at every depth, is evaluated, all of them
+// even after one fails, so the error answer has the diagnostics of every
+// attribute. With the dynblock extension the body is read through
+// dynblock.Expand instead, with schemas derived from the syntax tree
+// (dynblock.go).
 func evalConfig(req request, phase *string) answer {
 	if req.LiteralOnly && len(req.Variables) > 0 {
 		// spec.md § Expression Evaluation: a calling application that asks
@@ -119,24 +121,21 @@ func evalConfig(req request, phase *string) answer {
 		return fail(req.ID, "eval", "Variables in literal-only mode",
 			"literal-only mode has no variables, but the request gives some")
 	}
-	if hasSchema(req) {
-		if len(req.Extensions) > 0 {
-			return answer{ID: req.ID, Unsupported: "hcl-go applies extensions to native bodies without a schema only"}
-		}
-		return processConfig(req, phase, decodeSpec(req.Schema))
-	}
-	if req.Syntax == "json" && len(req.Extensions) == 0 {
-		return processConfig(req, phase, attributesSpec)
-	}
-	if req.Syntax != "native" {
-		return answer{ID: req.ID, Unsupported: fmt.Sprintf("hcl-go answers config requests in the native syntax, or in JSON without extensions, not %q", req.Syntax)}
-	}
 	dynamicBlocks := false
 	for _, extension := range req.Extensions {
 		if extension != "dynblock" {
 			return answer{ID: req.ID, Unsupported: fmt.Sprintf("hcl-go does not know the extension %q", extension)}
 		}
 		dynamicBlocks = true
+	}
+	if hasSchema(req) {
+		return processConfig(req, phase, decodeSpec(req.Schema), dynamicBlocks)
+	}
+	if req.Syntax == "json" {
+		return processConfig(req, phase, attributesSpec, dynamicBlocks)
+	}
+	if req.Syntax != "native" {
+		return answer{ID: req.ID, Unsupported: fmt.Sprintf("hcl-go answers config requests in the native and JSON syntaxes, not %q", req.Syntax)}
 	}
 	src := sourceText(req.Config, "config")
 	ctx := configContext(req)

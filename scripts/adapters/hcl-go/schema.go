@@ -17,12 +17,20 @@ package main
 // "schema"); its attributes are evaluated in source order (errors: "eval");
 // then each block's body is processed, in order; then the remaining body.
 // The first step that fails decides the answer.
+//
+// With the dynblock extension the file's body is wrapped by dynblock.Expand,
+// which expands `dynamic` blocks when the content is extracted: the errors
+// of evaluating their for_each and labels arguments come from the content
+// step, and are answered in phase "eval" (the library marks a diagnostic of
+// evaluation with the expression it evaluated); the others, of the blocks'
+// structure and labels, in phase "schema".
 
 import (
 	"encoding/json"
 	"fmt"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/ext/dynblock"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	hcljson "github.com/hashicorp/hcl/v2/json"
 )
@@ -125,8 +133,8 @@ func (s *bodySpec) blockSpec(typeName string) *bodySpec {
 }
 
 // processConfig parses a config request's file in its syntax and processes
-// its body with spec.
-func processConfig(req request, phase *string, spec *bodySpec) answer {
+// its body with spec, expanding its dynamic blocks with dynamicBlocks.
+func processConfig(req request, phase *string, spec *bodySpec, dynamicBlocks bool) answer {
 	src := sourceText(req.Config, "config")
 	ctx := configContext(req)
 	var file *hcl.File
@@ -142,7 +150,11 @@ func processConfig(req request, phase *string, spec *bodySpec) answer {
 	if diags.HasErrors() {
 		return diagnosticsAnswer(req.ID, "parse", diags)
 	}
-	out, failedPhase, diags := processBody(file.Body, spec, ctx, phase)
+	body := file.Body
+	if dynamicBlocks {
+		body = dynblock.Expand(body, ctx)
+	}
+	out, failedPhase, diags := processBody(body, spec, ctx, phase)
 	if failedPhase != "" {
 		return diagnosticsAnswer(req.ID, failedPhase, diags)
 	}
@@ -180,7 +192,7 @@ func processBody(body hcl.Body, spec *bodySpec, ctx *hcl.EvalContext, phase *str
 		content, rest, diags = body.PartialContent(spec.schema)
 	}
 	if diags.HasErrors() {
-		return nil, "schema", diags
+		return nil, contentPhase(diags), diags
 	}
 	if content == nil {
 		panic("hcl.Body returned no content and no error")
@@ -219,4 +231,21 @@ func processBody(body hcl.Body, spec *bodySpec, ctx *hcl.EvalContext, phase *str
 		out.Remain = remain
 	}
 	return out, "", nil
+}
+
+// contentPhase is the phase of the errors of extracting a body's content:
+// "eval" when the first error comes from evaluating an expression (which
+// only a dynamic block's arguments are, when the content is extracted),
+// "schema" otherwise.
+func contentPhase(diags hcl.Diagnostics) string {
+	for _, d := range diags {
+		if d.Severity != hcl.DiagError {
+			continue
+		}
+		if d.Expression != nil || d.EvalContext != nil {
+			return "eval"
+		}
+		return "schema"
+	}
+	return "schema"
 }

@@ -147,3 +147,52 @@ fn deep_values_are_analyzed() {
     };
     assert_eq!(lc(elements[0]), format!("1:2-1:{}", 2 * depth));
 }
+
+/// The source text of a span.
+fn text_of(source: &str, span: Span) -> &str {
+    &source[span.range()]
+}
+
+/// The interface code above the syntaxes reads JSON expressions through:
+/// arrays are static lists, objects static maps, and a string's content is
+/// a native expression, whose parts are given in the JSON source (escapes
+/// included).
+#[test]
+fn json_expressions_are_read_through_the_static_analysis_interface() {
+    let source = r#"{"l": [1, "a"], "m": {"k": true}, "c": "f(a, \u0062[0])", "t": "x.y"}"#;
+    let node = crate::json::parse(source).unwrap();
+    let NodeKind::Object(properties) = &node.kind else {
+        panic!("an object");
+    };
+    let value = |i: usize| JsonExpression {
+        node: &properties[i].value,
+        source,
+    };
+
+    let (l, m, c, t) = (value(0), value(1), value(2), value(3));
+    let list = l.static_list().expect("a static list");
+    let elements: Vec<&str> = list.iter().map(|e| text_of(source, e.span())).collect();
+    assert_eq!(elements, ["1", r#""a""#]);
+
+    let map = m.static_map().expect("a static map");
+    assert_eq!(text_of(source, map[0].0.span()), r#""k""#);
+    assert_eq!(map[0].0.literal_value(), Some(Value::string("k")));
+    assert_eq!(map[0].1.literal_value(), Some(Value::Bool(true)));
+
+    let call = c.static_call().expect("a static call");
+    assert_eq!(call.name, "f");
+    let arguments: Vec<&str> = call
+        .arguments
+        .iter()
+        .map(|e| text_of(source, e.span()))
+        .collect();
+    assert_eq!(arguments, ["a", r"\u0062[0]"]);
+    let traversal = call.arguments[1].static_traversal().expect("a traversal");
+    assert_eq!(traversal.root, "b");
+    assert_eq!(text_of(source, call.arguments_span), r"(a, \u0062[0])");
+
+    let traversal = t.static_traversal().expect("a traversal");
+    assert_eq!(traversal.root, "x");
+    assert!(l.static_call().is_none());
+    assert!(t.static_list().is_none());
+}

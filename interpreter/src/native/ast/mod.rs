@@ -3,20 +3,21 @@
 //!
 //! Spec: hclsyntax-spec.md § Structural Elements, § Expressions, § Templates
 //!
-//! By section: `structure` (§ Structural Elements), `expression`
-//! (§ Expressions and its terms), `operation` (§ Operations, § Conditional
-//! Operator), `template` (§ Templates).
+//! Readers see the tree through *views*, one per production, named after
+//! it and holding the parts the production names: an [`Expression`] has a
+//! [`kind`](Expression::kind), a [`BinaryOperation`] its `operator`, `left`
+//! and `right`, a [`FunctionCall`] its `name` and `arguments`, a [`Body`]
+//! its `attributes` and `blocks`. A view is a pair of references, copied
+//! freely and valid as long as its tree; lists of parts ([`Nodes`]) are
+//! iterated like slices. By section: `structure` (§ Structural Elements),
+//! `expression` (§ Expressions and its terms), `operation` (§ Operations,
+//! § Conditional Operator), `template` (§ Templates).
 //!
-//! Every node keeps the `Span` of the source it was read from. An
-//! [`Expression`] holds its span and, for most kinds, the [`Id`] of a node
-//! in the tree's [`Arena`], one list per kind of node; the elements of a
-//! tuple, the arguments of a call, the items of an object and the parts of
-//! a template are [`List`]s, runs of one long list of the arena. A tree is
-//! a few long lists rather than a heap allocation per node, so that building it
-//! costs little, dropping it is flat (no recursion, whatever the nesting)
-//! and quick, and it takes little memory. The text of every template
-//! literal is in one string of the arena too. Identifiers are [`Name`]s,
-//! one shared copy per distinct name.
+//! How the tree is stored ([`node`]: an arena of small nodes, interned
+//! names, one string of literal text) is this module's business and the
+//! parser's tree builder's, never the readers'.
+
+pub mod node;
 
 mod expression;
 mod operation;
@@ -28,202 +29,118 @@ pub use operation::*;
 pub use structure::*;
 pub use template::*;
 
-use std::marker::PhantomData;
+use node::{Arena, List, ListItem};
 
-/// The place of a node of type `T` in its tree's [`Arena`].
-pub struct Id<T> {
-    index: usize,
-    kind: PhantomData<fn() -> T>,
+/// A node kind that has a view.
+pub trait Viewed: Sized {
+    /// The view of a node of this kind.
+    type View<'t>
+    where
+        Self: 't;
+
+    /// The view of `node`, a node of `arena`.
+    fn view<'t>(arena: &'t Arena, node: &'t Self) -> Self::View<'t>;
 }
 
-impl<T> Clone for Id<T> {
-    fn clone(&self) -> Id<T> {
+/// A list of parts of a tree (the elements of a tuple, the attributes of a
+/// body...), seen as views.
+pub struct Nodes<'t, N> {
+    arena: &'t Arena,
+    nodes: &'t [N],
+}
+
+/// The expressions of a list: the elements of a tuple, the arguments of a
+/// call.
+pub type Expressions<'t> = Nodes<'t, node::Expression>;
+
+impl<N> Clone for Nodes<'_, N> {
+    fn clone(&self) -> Self {
         *self
     }
 }
 
-impl<T> Copy for Id<T> {}
+impl<N> Copy for Nodes<'_, N> {}
 
-impl<T> std::fmt::Debug for Id<T> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "#{}", self.index)
-    }
-}
-
-impl Arena {
-    /// Adds a node, and returns its place.
-    pub fn add<T: Node>(&mut self, node: T) -> Id<T> {
-        let list = T::list_mut(self);
-        list.push(node);
-        Id {
-            index: list.len() - 1,
-            kind: PhantomData,
+impl<'t, N: Viewed + ListItem> Nodes<'t, N> {
+    pub(in crate::native) fn new(arena: &'t Arena, list: List<N>) -> Nodes<'t, N> {
+        Nodes {
+            arena,
+            nodes: arena.list(list),
         }
     }
-
-    /// Moves `items` into a list of the arena, and returns its place.
-    pub fn add_list<T: ListItem>(&mut self, items: impl IntoIterator<Item = T>) -> List<T> {
-        let all = T::lists_mut(self);
-        let start = all.len();
-        all.extend(items);
-        List {
-            start: start as u32,
-            len: (all.len() - start) as u32,
-            kind: PhantomData,
-        }
-    }
-
-    /// The text of a template literal.
-    pub fn text(&self, range: TextRange) -> &str {
-        self.text.get(range.start..range.end).unwrap_or("")
-    }
 }
 
-impl<T: Node> std::ops::Index<Id<T>> for Arena {
-    type Output = T;
-
-    fn index(&self, id: Id<T>) -> &T {
-        &T::list(self)[id.index]
-    }
-}
-
-/// A list of nodes of type `T`: a run of its tree's [`Arena`]. (A tree
-/// has fewer than 2^32 nodes: each takes at least a byte of the source.)
-pub struct List<T> {
-    start: u32,
-    len: u32,
-    kind: PhantomData<fn() -> T>,
-}
-
-impl<T> List<T> {
-    /// The empty list.
-    pub fn empty() -> List<T> {
-        List {
-            start: 0,
-            len: 0,
-            kind: PhantomData,
-        }
-    }
-
+impl<'t, N: Viewed> Nodes<'t, N> {
     pub fn len(self) -> usize {
-        self.len as usize
+        self.nodes.len()
     }
 
     pub fn is_empty(self) -> bool {
-        self.len == 0
+        self.nodes.is_empty()
+    }
+
+    /// The part at `index`.
+    pub fn get(self, index: usize) -> Option<N::View<'t>> {
+        self.nodes.get(index).map(|n| N::view(self.arena, n))
+    }
+
+    pub fn first(self) -> Option<N::View<'t>> {
+        self.get(0)
+    }
+
+    pub fn last(self) -> Option<N::View<'t>> {
+        self.nodes.last().map(|n| N::view(self.arena, n))
+    }
+
+    pub fn iter(self) -> NodesIter<'t, N> {
+        NodesIter {
+            arena: self.arena,
+            nodes: self.nodes.iter(),
+        }
     }
 }
 
-impl<T> Clone for List<T> {
-    fn clone(&self) -> List<T> {
-        *self
+impl<'t, N: Viewed> IntoIterator for Nodes<'t, N> {
+    type Item = N::View<'t>;
+    type IntoIter = NodesIter<'t, N>;
+
+    fn into_iter(self) -> NodesIter<'t, N> {
+        self.iter()
     }
 }
 
-impl<T> Copy for List<T> {}
-
-impl<T> std::fmt::Debug for List<T> {
+impl<N: Viewed> std::fmt::Debug for Nodes<'_, N>
+where
+    N: std::fmt::Debug,
+{
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "#{}+{}", self.start, self.len)
+        f.debug_list().entries(self.nodes).finish()
     }
 }
 
-impl<T: ListItem> std::ops::Index<List<T>> for Arena {
-    type Output = [T];
+/// The views of a list of parts, in order.
+pub struct NodesIter<'t, N> {
+    arena: &'t Arena,
+    nodes: std::slice::Iter<'t, N>,
+}
 
-    fn index(&self, list: List<T>) -> &[T] {
-        let start = list.start as usize;
-        &T::lists(self)[start..start + list.len as usize]
+impl<'t, N: Viewed> Iterator for NodesIter<'t, N> {
+    type Item = N::View<'t>;
+
+    #[inline]
+    fn next(&mut self) -> Option<N::View<'t>> {
+        self.nodes.next().map(|n| N::view(self.arena, n))
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.nodes.size_hint()
     }
 }
 
-/// A kind of node kept in the [`List`]s of an [`Arena`].
-pub trait ListItem: Sized {
-    fn lists(arena: &Arena) -> &Vec<Self>;
-    fn lists_mut(arena: &mut Arena) -> &mut Vec<Self>;
-}
-
-/// A kind of node kept in an [`Arena`].
-pub trait Node: Sized {
-    fn list(arena: &Arena) -> &Vec<Self>;
-    fn list_mut(arena: &mut Arena) -> &mut Vec<Self>;
-}
-
-/// Declares the [`Arena`]: a list for each kind of node and each kind of
-/// list item, the [`Node`] and [`ListItem`] implementations that find
-/// them, and [`Arena::shrink_to_fit`], so that each kind is named once.
-macro_rules! arena {
-    (
-        nodes { $($node:ty => $nodes:ident),* $(,)? }
-        lists { $($item:ty => $items:ident),* $(,)? }
-    ) => {
-        /// The nodes of a syntax tree, one list per kind, and the text of its
-        /// template literals.
-        #[derive(Debug, Default)]
-        pub struct Arena {
-            $($nodes: Vec<$node>,)*
-            $($items: Vec<$item>,)*
-            /// The text of every template literal, one after another (see
-            /// [`TextRange`]).
-            pub(crate) text: String,
-        }
-
-        impl Arena {
-            /// Gives back the room the lists grew into but did not use
-            /// (once the tree is complete).
-            pub fn shrink_to_fit(&mut self) {
-                $(self.$nodes.shrink_to_fit();)*
-                $(self.$items.shrink_to_fit();)*
-                self.text.shrink_to_fit();
-            }
-        }
-
-        $(
-            impl Node for $node {
-                fn list(arena: &Arena) -> &Vec<Self> {
-                    &arena.$nodes
-                }
-                fn list_mut(arena: &mut Arena) -> &mut Vec<Self> {
-                    &mut arena.$nodes
-                }
-            }
-        )*
-
-        $(
-            impl ListItem for $item {
-                fn lists(arena: &Arena) -> &Vec<Self> {
-                    &arena.$items
-                }
-                fn lists_mut(arena: &mut Arena) -> &mut Vec<Self> {
-                    &mut arena.$items
-                }
-            }
-        )*
-    };
-}
-
-arena! {
-    nodes {
-        Literal => literals,
-        Variable => variables,
-        Tuple => tuples,
-        Object => objects,
-        Template => templates,
-        FunctionCall => calls,
-        ForExpr => fors,
-        Index => indexes,
-        GetAttr => get_attrs,
-        Splat => splats,
-        Parenthesized => parenthesized,
-        UnaryOperation => unary,
-        BinaryOperation => binary,
-        Conditional => conditionals,
-        TemplateIf => template_ifs,
-        TemplateFor => template_fors,
-    }
-    lists {
-        Expression => expression_lists,
-        ObjectItem => object_item_lists,
-        TemplatePart => template_part_lists,
+impl<N: Viewed> DoubleEndedIterator for NodesIter<'_, N> {
+    fn next_back(&mut self) -> Option<Self::Item> {
+        self.nodes.next_back().map(|n| N::view(self.arena, n))
     }
 }
+
+impl<N: Viewed> ExactSizeIterator for NodesIter<'_, N> {}

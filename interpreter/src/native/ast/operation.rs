@@ -3,7 +3,7 @@
 //! Spec: hclsyntax-spec.md § Operations, § Conditional Operator
 
 use super::Expression;
-use crate::native::source::Span;
+use crate::source::Span;
 
 /// The unary operators.
 ///
@@ -23,10 +23,10 @@ pub enum UnaryOperator {
 /// ```
 ///
 /// Spec: hclsyntax-spec.md § Operations
-#[derive(Debug)]
-pub struct UnaryOperation {
+#[derive(Clone, Copy, Debug)]
+pub struct UnaryOperation<'t> {
     pub operator: UnaryOperator,
-    pub operand: Expression,
+    pub operand: Expression<'t>,
     pub span: Span,
 }
 
@@ -92,11 +92,11 @@ impl BinaryOperator {
 /// ```
 ///
 /// Spec: hclsyntax-spec.md § Operations
-#[derive(Debug)]
-pub struct BinaryOperation {
+#[derive(Clone, Copy, Debug)]
+pub struct BinaryOperation<'t> {
     pub operator: BinaryOperator,
-    pub left: Expression,
-    pub right: Expression,
+    pub left: Expression<'t>,
+    pub right: Expression<'t>,
     pub span: Span,
 }
 
@@ -107,10 +107,10 @@ pub struct BinaryOperation {
 /// ```
 ///
 /// Spec: hclsyntax-spec.md § Conditional Operator
-#[derive(Debug)]
-pub struct Conditional {
-    pub predicate: Expression,
-    pub true_result: Expression,
-    pub false_result: Expression,
+#[derive(Clone, Copy, Debug)]
+pub struct Conditional<'t> {
+    pub predicate: Expression<'t>,
+    pub true_result: Expression<'t>,
+    pub false_result: Expression<'t>,
     pub span: Span,
 }

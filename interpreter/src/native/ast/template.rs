@@ -1,9 +1,10 @@
-//! The syntax tree of templates.
+//! Templates.
 //!
 //! Spec: hclsyntax-spec.md § Templates
 
-use super::{Arena, Expression, Id, Identifier, List};
-use crate::native::source::Span;
+use super::node::{self, Arena};
+use super::{Expression, Identifier, Nodes, Viewed};
+use crate::source::Span;
 
 /// A template: literal text, interpolations and directives.
 ///
@@ -20,58 +21,90 @@ use crate::native::source::Span;
 /// the literals; adjacent literal text is one literal.
 ///
 /// Spec: hclsyntax-spec.md § Templates, § Template Expressions
-#[derive(Debug)]
-pub struct Template {
-    pub parts: List<TemplatePart>,
+#[derive(Clone, Copy, Debug)]
+pub struct Template<'t> {
+    pub parts: Nodes<'t, node::TemplatePart>,
     pub span: Span,
 }
 
-impl Template {
+impl<'t> Template<'t> {
+    pub(in crate::native) fn new(arena: &'t Arena, template: &'t node::Template) -> Template<'t> {
+        Template {
+            parts: Nodes::new(arena, template.parts),
+            span: template.span,
+        }
+    }
+
     /// The expression of a template that "consists only of a single
     /// interpolation, with no surrounding literals, directives or other
     /// interpolations".
     ///
     /// Spec: hclsyntax-spec.md § Template Interpolation Unwrapping
-    pub fn single_interpolation<'a>(&self, arena: &'a Arena) -> Option<&'a Expression> {
-        match &arena[self.parts] {
-            [TemplatePart::Interpolation(interpolation)] => Some(&interpolation.expression),
+    pub fn single_interpolation(self) -> Option<Expression<'t>> {
+        match self.parts.len() {
+            1 => match self.parts.first() {
+                Some(TemplatePart::Interpolation(expression)) => Some(expression),
+                _ => None,
+            },
             _ => None,
         }
     }
 }
 
-/// Where a literal's text is in its tree's [`super::Arena::text`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TextRange {
-    pub start: usize,
-    pub end: usize,
-}
-
 /// One element of a template.
-#[derive(Debug)]
-pub enum TemplatePart {
-    /// Literal text, escapes decoded: a range of the tree's
-    /// [`super::Arena::text`].
+#[derive(Clone, Copy, Debug)]
+pub enum TemplatePart<'t> {
+    /// Literal text, escapes decoded.
     Literal {
-        text: TextRange,
+        text: &'t str,
         span: Span,
     },
-    Interpolation(Interpolation),
-    If(Id<TemplateIf>),
-    For(Id<TemplateFor>),
+    /// An interpolation sequence: its expression.
+    ///
+    /// ```ebnf
+    /// TemplateInterpolation = ("${" | "${~") Expression ("}" | "~}";
+    /// ```
+    ///
+    /// Spec: hclsyntax-spec.md § Template Interpolations
+    Interpolation(Expression<'t>),
+    If(TemplateIf<'t>),
+    For(TemplateFor<'t>),
 }
 
-/// An interpolation sequence.
-///
-/// ```ebnf
-/// TemplateInterpolation = ("${" | "${~") Expression ("}" | "~}";
-/// ```
-///
-/// Spec: hclsyntax-spec.md § Template Interpolations
-#[derive(Debug)]
-pub struct Interpolation {
-    pub expression: Expression,
-    pub span: Span,
+impl Viewed for node::TemplatePart {
+    type View<'t> = TemplatePart<'t>;
+
+    #[inline]
+    fn view<'t>(arena: &'t Arena, node: &'t Self) -> TemplatePart<'t> {
+        match node {
+            node::TemplatePart::Literal { text, span } => TemplatePart::Literal {
+                text: arena.text(*text),
+                span: *span,
+            },
+            node::TemplatePart::Interpolation(expression) => {
+                TemplatePart::Interpolation(Expression::new(arena, expression))
+            }
+            node::TemplatePart::If(id) => {
+                let directive = arena.node(*id);
+                TemplatePart::If(TemplateIf {
+                    condition: Expression::new(arena, &directive.condition),
+                    then_template: Template::new(arena, &directive.then_template),
+                    else_template: Template::new(arena, &directive.else_template),
+                    span: directive.span,
+                })
+            }
+            node::TemplatePart::For(id) => {
+                let directive = arena.node(*id);
+                TemplatePart::For(TemplateFor {
+                    key_var: directive.key_var.map(|i| Identifier::new(arena, i)),
+                    value_var: Identifier::new(arena, directive.value_var),
+                    collection: Expression::new(arena, &directive.collection),
+                    body: Template::new(arena, &directive.body),
+                    span: directive.span,
+                })
+            }
+        }
+    }
 }
 
 /// The `if` directive.
@@ -89,13 +122,13 @@ pub struct Interpolation {
 /// ```
 ///
 /// Spec: hclsyntax-spec.md § Template If Directive
-#[derive(Debug)]
-pub struct TemplateIf {
-    pub condition: Expression,
-    pub then_template: Template,
+#[derive(Clone, Copy, Debug)]
+pub struct TemplateIf<'t> {
+    pub condition: Expression<'t>,
+    pub then_template: Template<'t>,
     /// Empty when the `else` clause is omitted: "the conditional's third
     /// expression result is implied to be the empty string".
-    pub else_template: Template,
+    pub else_template: Template<'t>,
     pub span: Span,
 }
 
@@ -110,11 +143,11 @@ pub struct TemplateIf {
 /// ```
 ///
 /// Spec: hclsyntax-spec.md § Template For Directive
-#[derive(Debug)]
-pub struct TemplateFor {
-    pub key_var: Option<Identifier>,
-    pub value_var: Identifier,
-    pub collection: Expression,
-    pub body: Template,
+#[derive(Clone, Copy, Debug)]
+pub struct TemplateFor<'t> {
+    pub key_var: Option<Identifier<'t>>,
+    pub value_var: Identifier<'t>,
+    pub collection: Expression<'t>,
+    pub body: Template<'t>,
     pub span: Span,
 }

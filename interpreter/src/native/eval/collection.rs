@@ -7,10 +7,10 @@
 
 use super::{dynamic_value, eval, Evaluated, Scope};
 use crate::convert::convert;
-use crate::native::ast::{Arena, Expression, ExpressionKind, Object, ObjectKey, Tuple};
-use crate::native::source::Span;
+use crate::native::ast::{Expression, ExpressionKind, Object, ObjectKey, Tuple};
 use crate::native::static_analysis::constant_index_key;
 use crate::native::Problem;
+use crate::source::Span;
 use crate::types::Type;
 use crate::value::{nfc, Value};
 use std::borrow::Cow;
@@ -19,10 +19,9 @@ use std::collections::BTreeMap;
 /// A tuple constructor: a tuple of the elements' values, in order.
 ///
 /// Spec: hclsyntax-spec.md § Collection Values
-pub(super) fn eval_tuple<'a>(tuple: &'a Tuple, scope: &Scope<'a>) -> Evaluated<'a> {
-    let expressions = &scope.arena[tuple.elements];
-    let mut elements = Vec::with_capacity(expressions.len());
-    for element in expressions {
+pub(super) fn eval_tuple<'a>(tuple: Tuple<'a>, scope: &Scope<'a>) -> Evaluated<'a> {
+    let mut elements = Vec::with_capacity(tuple.elements.len());
+    for element in tuple.elements {
         let v = eval(element, scope)?;
         elements.push(scope.owned(v, element.span())?);
     }
@@ -48,14 +47,14 @@ pub(super) fn eval_tuple<'a>(tuple: &'a Tuple, scope: &Scope<'a>) -> Evaluated<'
 ///   SPEC-GAP(spec-notes/gaps/expr-object-duplicate-keys.md)
 ///
 /// Spec: hclsyntax-spec.md § Collection Values
-pub(super) fn eval_object<'a>(object: &'a Object, scope: &Scope<'a>) -> Evaluated<'a> {
+pub(super) fn eval_object<'a>(object: Object<'a>, scope: &Scope<'a>) -> Evaluated<'a> {
     let mut attributes: BTreeMap<String, Value> = BTreeMap::new();
     let mut unknown = false;
-    for item in &scope.arena[object.items] {
-        let name = match &item.key {
+    for item in object.items {
+        let name = match item.key {
             ObjectKey::Name { name, .. } => Some(nfc(name)),
             ObjectKey::Expression(key) => {
-                if is_bare_reference(key, scope.arena) {
+                if is_bare_reference(key) {
                     return Err(Problem::new(
                         key.span(),
                         "Ambiguous attribute key",
@@ -67,7 +66,7 @@ pub(super) fn eval_object<'a>(object: &'a Object, scope: &Scope<'a>) -> Evaluate
                 attribute_name(&key_value, key.span())?
             }
         };
-        let value = eval(&item.value, scope)?;
+        let value = eval(item.value, scope)?;
         let value = scope.owned(value, item.value.span())?;
         match name {
             None => unknown = true,
@@ -88,19 +87,18 @@ pub(super) fn eval_object<'a>(object: &'a Object, scope: &Scope<'a>) -> Evaluate
 /// SPEC-GAP(spec-notes/gaps/expr-object-key-expressions.md)
 ///
 /// Spec: hclsyntax-spec.md § Collection Values
-fn is_bare_reference(key: &Expression, arena: &Arena) -> bool {
+fn is_bare_reference(key: Expression<'_>) -> bool {
     let mut current = key;
     let mut steps = 0usize;
     loop {
-        match &current.kind {
+        match current.kind() {
             ExpressionKind::Variable(_) => return steps > 0,
-            ExpressionKind::GetAttr(get_attr) => current = &arena[*get_attr].object,
+            ExpressionKind::GetAttr(get_attr) => current = get_attr.object,
             ExpressionKind::Index(index) => {
-                let index = &arena[*index];
-                if constant_index_key(&index.key, arena).is_none() {
+                if constant_index_key(index.key).is_none() {
                     return false;
                 }
-                current = &index.collection;
+                current = index.collection;
             }
             _ => return false,
         }

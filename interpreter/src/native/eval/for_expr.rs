@@ -7,9 +7,9 @@ use super::collection::attribute_name;
 use super::operators::predicate;
 use super::{dynamic_value, eval, Evaluated, Scope};
 use crate::native::ast::ForExpr;
-use crate::native::source::Span;
 use crate::native::Problem;
 use crate::number::Number;
+use crate::source::Span;
 use crate::types::Type;
 use crate::value::Value;
 use std::borrow::Cow;
@@ -118,8 +118,8 @@ pub(super) fn elements<'v>(
 ///   still evaluated, so that errors are reported.
 ///
 /// Spec: hclsyntax-spec.md § For Expressions
-pub(super) fn eval_for_expr<'a>(for_expr: &'a ForExpr, scope: &Scope<'a>) -> Evaluated<'a> {
-    let collection = eval(&for_expr.collection, scope)?;
+pub(super) fn eval_for_expr<'a>(for_expr: ForExpr<'a>, scope: &Scope<'a>) -> Evaluated<'a> {
+    let collection = eval(for_expr.collection, scope)?;
     let Some(elements) = elements(&collection, for_expr.collection.span(), scope)? else {
         return Ok(Cow::Owned(dynamic_value()));
     };
@@ -129,10 +129,10 @@ pub(super) fn eval_for_expr<'a>(for_expr: &'a ForExpr, scope: &Scope<'a>) -> Eva
     let mut groups: BTreeMap<String, Vec<Value>> = BTreeMap::new();
     for (key, value) in &elements {
         let child = scope.iteration(
-            for_expr.key_var.as_ref().map(|k| (&*k.name, key.as_ref())),
-            (&*for_expr.value_var.name, value),
+            for_expr.key_var.map(|k| (k.name, key.as_ref())),
+            (for_expr.value_var.name, value),
         );
-        if let Some(condition) = &for_expr.condition {
+        if let Some(condition) = for_expr.condition {
             let included = eval(condition, &child)?;
             match predicate(&included, condition.span(), "'for' condition")? {
                 Some(true) => {}
@@ -143,8 +143,8 @@ pub(super) fn eval_for_expr<'a>(for_expr: &'a ForExpr, scope: &Scope<'a>) -> Eva
                 }
             }
         }
-        let Some(key_expression) = &for_expr.key else {
-            let element = eval(&for_expr.value, &child)?;
+        let Some(key_expression) = for_expr.key else {
+            let element = eval(for_expr.value, &child)?;
             let element = child.owned(element, for_expr.value.span())?;
             unknown |= element.is_unknown();
             tuple.push(element);
@@ -152,7 +152,7 @@ pub(super) fn eval_for_expr<'a>(for_expr: &'a ForExpr, scope: &Scope<'a>) -> Eva
         };
         let key_value = eval(key_expression, &child)?;
         let name = attribute_name(&key_value, key_expression.span())?;
-        let element = eval(&for_expr.value, &child)?;
+        let element = eval(for_expr.value, &child)?;
         let element = child.owned(element, for_expr.value.span())?;
         unknown |= element.is_unknown();
         let Some(name) = name else {

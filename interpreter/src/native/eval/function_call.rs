@@ -3,14 +3,18 @@
 //! Spec: hclsyntax-spec.md § Functions and Function Calls;
 //! spec.md § Functions and Function Calls
 //!
-//! The function table and the call semantics (arguments mapped to
-//! parameters, type checks, null and unknown arguments) are those of
-//! [`crate::functions`]; this module evaluates the arguments, expands a
-//! final `...` argument, and places the call's errors in the source.
+//! The function table is the evaluation context's, and the call semantics
+//! (arguments mapped to parameters, type checks, null and unknown
+//! arguments) are those of [`crate::functions`]; this module finds the
+//! function, evaluates the arguments, expands a final `...` argument, and
+//! places the call's errors in the source. A function whose second
+//! parameter takes a type constraint ([`TypeConstraintFunction`], the type
+//! expression extension's `convert`) is given that argument's expression to
+//! read, through the static analyses.
 
 use super::{dynamic_value, eval, Evaluated, Scope};
 use crate::diagnostic::Diagnostic;
-use crate::functions;
+use crate::functions::{call_function_owned, Entry, Function, TypeConstraintFunction};
 use crate::native::ast::FunctionCall;
 use crate::native::Problem;
 use crate::types::Type;
@@ -19,8 +23,34 @@ use std::borrow::Cow;
 
 /// Evaluates a function call.
 ///
-/// - "The namespace of functions is distinct from the namespace of
-///   variables"; a name the function table does not have is an error.
+/// "The namespace of functions is distinct from the namespace of
+/// variables"; a name the function table does not have is an error, and
+/// in literal-only mode, where there is no function table, so is every
+/// call.
+///
+/// Spec: hclsyntax-spec.md § Functions and Function Calls; spec.md
+/// § Functions and Function Calls, § Expression Evaluation
+pub(super) fn eval_function_call<'a>(call: FunctionCall<'a>, scope: &Scope<'a>) -> Evaluated<'a> {
+    let Some(table) = &scope.context().functions else {
+        return Err(Problem::new(
+            call.name_span,
+            "Function calls not allowed",
+            "In literal-only mode no functions are available.",
+        ));
+    };
+    match table.get(call.name) {
+        Some(Entry::Function(function)) => eval_call(function, call, scope),
+        Some(Entry::TypeConstraint(function)) => eval_type_constraint_call(function, call, scope),
+        None => Err(Problem::new(
+            call.name_span,
+            "Call to unknown function",
+            format!("There is no function named {:?}.", call.name),
+        )),
+    }
+}
+
+/// Evaluates a call of a function of argument values.
+///
 /// - "If the final argument expression is followed by the ellipsis symbol
 ///   (`...`), the final argument expression must evaluate to either a list
 ///   or tuple value. The elements of the value are each mapped to a single
@@ -32,25 +62,8 @@ use std::borrow::Cow;
 ///   known values are. SPEC-GAP(spec-notes/gaps/expr-argument-expansion.md)
 ///
 /// Spec: hclsyntax-spec.md § Functions and Function Calls
-pub(super) fn eval_function_call<'a>(call: &'a FunctionCall, scope: &Scope<'a>) -> Evaluated<'a> {
-    let call_arguments = &scope.arena[call.arguments];
-    if scope.context().literal_only {
-        return Err(Problem::new(
-            call.name_span,
-            "Function calls not allowed",
-            "In literal-only mode no functions are available.",
-        ));
-    }
-    if &*call.name == "convert" && scope.context().typeexpr {
-        return super::convert_call::eval_convert_call(call, scope);
-    }
-    if !functions::exists(&call.name) {
-        return Err(Problem::new(
-            call.name_span,
-            "Call to unknown function",
-            format!("There is no function named {:?}.", call.name),
-        ));
-    }
+fn eval_call<'a>(function: &Function, call: FunctionCall<'a>, scope: &Scope<'a>) -> Evaluated<'a> {
+    let call_arguments = call.arguments;
     let mut arguments = Vec::with_capacity(call_arguments.len());
     for argument in call_arguments {
         let v = eval(argument, scope)?;
@@ -103,24 +116,22 @@ pub(super) fn eval_function_call<'a>(call: &'a FunctionCall, scope: &Scope<'a>) 
         }
     }
     let argument_count = arguments.len();
-    functions::call_owned(&call.name, arguments)
+    call_function_owned(function, arguments)
         .map(Cow::Owned)
         .map_err(|error| {
             // A function blames one of the arguments it was given: one
             // written in the call, or one that the expanded argument gave.
             let span = match error.argument {
-                Some(i) if i < written => call_arguments[i].start_span(scope.arena),
+                Some(i) if i < written => call_arguments
+                    .get(i)
+                    .map_or(call.span, |argument| argument.start_span()),
                 Some(_) => call_arguments
                     .get(written)
                     .map_or(call.close_paren_span, |expanded| expanded.span()),
                 // Too few arguments: where they are missing, as
                 // hashicorp/hcl reports it; another error of the whole
                 // call: the name and the opening parenthesis.
-                None if functions::lookup(&call.name)
-                    .is_some_and(|f| argument_count < f.parameters.len()) =>
-                {
-                    call.close_paren_span
-                }
+                None if argument_count < function.parameters.len() => call.close_paren_span,
                 None => call.open_span,
             };
             Problem::new(
@@ -132,4 +143,80 @@ pub(super) fn eval_function_call<'a>(call: &'a FunctionCall, scope: &Scope<'a>) 
                 ),
             )
         })
+}
+
+/// Evaluates a call of a function whose second argument is a type
+/// constraint, such as `convert(value, type)`.
+///
+/// "[F]unction calls in the HCL native expression syntax will require the
+/// argument to be valid type constraint expression syntax": the second
+/// argument is read as a type constraint where it is written, and never
+/// evaluated. "It is not valid to pass in a value of `TypeConstraintType`
+/// that has been obtained dynamically via some other expression result":
+/// a type argument expanded from a list with `...` is an error, like a
+/// variable in its place (which is no type expression).
+///
+/// The arguments are checked in order, as for any call: their number,
+/// then the value (evaluated), then the type; the first error is the
+/// call's.
+///
+/// Spec: ext-typeexpr-README.md § Type Constraints as Values, § The
+/// "convert" `cty` Function; hclsyntax-spec.md § Functions and Function
+/// Calls
+fn eval_type_constraint_call<'a>(
+    function: &TypeConstraintFunction,
+    call: FunctionCall<'a>,
+    scope: &Scope<'a>,
+) -> Evaluated<'a> {
+    let name = function.name;
+    let call_arguments: Vec<_> = call.arguments.iter().collect();
+    let invalid_call = |span, detail: &str| {
+        Problem::new(
+            span,
+            "Invalid function call",
+            format!("Call to function {name:?} failed: {detail}"),
+        )
+    };
+    if call.expand_final {
+        if let Some(expanded) = call_arguments.last() {
+            return Err(invalid_call(
+                expanded.span(),
+                &format!("the type must be written in the call as a type constraint, like {name}(x, list(string)); it cannot come from an expanded value."),
+            ));
+        }
+    }
+    let (value, type_argument) = match call_arguments[..] {
+        [value, type_argument] => (value, type_argument),
+        [] | [_] => {
+            return Err(invalid_call(
+                call.close_paren_span,
+                &format!("{name} expects 2 arguments, a value and a type constraint."),
+            ))
+        }
+        [_, _, extra, ..] => {
+            return Err(invalid_call(
+                extra.start_span(),
+                &format!("{name} expects only 2 arguments, a value and a type constraint."),
+            ))
+        }
+    };
+    let v = eval(value, scope)?;
+    let ty = (function.read_type)(&type_argument).map_err(|errors| match errors.first() {
+        Some(error) => Problem::new(error.span, error.summary, error.detail.clone()),
+        None => Problem::new(
+            type_argument.span(),
+            "Invalid function argument",
+            "This is no type constraint.",
+        ),
+    })?;
+    (function.call)(&v, &ty).map(Cow::Owned).map_err(|error| {
+        Problem::new(
+            value.start_span(),
+            "Invalid function argument",
+            format!(
+                "Invalid value for the \"value\" parameter of {name}: {}.",
+                error.message
+            ),
+        )
+    })
 }

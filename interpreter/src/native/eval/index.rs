@@ -5,8 +5,8 @@
 use super::{dynamic_value, eval, Evaluated, Scope};
 use crate::convert::convert;
 use crate::native::ast::{GetAttr, Index};
-use crate::native::source::Span;
 use crate::native::Problem;
+use crate::source::Span;
 use crate::types::Type;
 use crate::value::{is_nfc, nfc, Value};
 use std::borrow::Cow;
@@ -15,18 +15,18 @@ use std::collections::BTreeMap;
 /// Evaluates `collection[key]` (or the legacy `collection.0`).
 ///
 /// Spec: hclsyntax-spec.md § Index Operator
-pub(super) fn eval_index<'a>(index: &'a Index, scope: &Scope<'a>) -> Evaluated<'a> {
-    let collection = eval(&index.collection, scope)?;
-    let key = eval(&index.key, scope)?;
+pub(super) fn eval_index<'a>(index: Index<'a>, scope: &Scope<'a>) -> Evaluated<'a> {
+    let collection = eval(index.collection, scope)?;
+    let key = eval(index.key, scope)?;
     index_value(collection, &key, index.operator_span)
 }
 
 /// Evaluates `object.name`.
 ///
 /// Spec: hclsyntax-spec.md § Attribute Access Operator
-pub(super) fn eval_get_attr<'a>(get_attr: &'a GetAttr, scope: &Scope<'a>) -> Evaluated<'a> {
-    let object = eval(&get_attr.object, scope)?;
-    attribute(object, &get_attr.name, get_attr.operator_span)
+pub(super) fn eval_get_attr<'a>(get_attr: GetAttr<'a>, scope: &Scope<'a>) -> Evaluated<'a> {
+    let object = eval(get_attr.object, scope)?;
+    attribute(object, get_attr.name, get_attr.operator_span)
 }
 
 /// The element at `index` of a list or tuple: borrowed when the collection

@@ -7,7 +7,6 @@
 //! - here: literal values, variables and parentheses, and the scope;
 //! - [`collection`]: tuple and object constructors (§ Collection Values);
 //! - [`function_call`]: § Functions and Function Calls;
-//! - [`convert_call`]: the type expression extension's `convert`;
 //! - [`for_expr`]: § For Expressions;
 //! - [`index`]: § Index Operator and § Attribute Access Operator;
 //! - [`splat`]: § Splat Operators;
@@ -24,7 +23,6 @@
 //! unknown or dynamic".
 
 mod collection;
-mod convert_call;
 mod for_expr;
 mod function_call;
 mod index;
@@ -32,19 +30,18 @@ mod operators;
 mod splat;
 mod template;
 
-use super::ast::{Arena, Expression, ExpressionKind, Template};
-use super::source::Span;
+use super::ast::{Expression, ExpressionKind, Template};
 use super::Problem;
 use crate::diagnostic::Diagnostic;
-use crate::eval_context::{Budget, BudgetExceeded, EvalContext};
-use crate::number::Number;
+use crate::eval_context::{Budget, BudgetExceeded, EvalContext, EvalScope};
+use crate::source::Span;
 use crate::value::Value;
 use std::borrow::Cow;
 
 /// A value computed for an expression, or why there is none.
 pub(crate) type Evaluated<'a> = Result<Cow<'a, Value>, Problem>;
 
-/// A variable scope, and the tree being evaluated.
+/// A variable scope.
 ///
 /// "Variables can also be created by expressions themselves, which always
 /// creates a _child scope_ that incorporates the variables from its parent
@@ -55,8 +52,6 @@ pub(crate) type Evaluated<'a> = Result<Cow<'a, Value>, Problem>;
 /// Spec: hclsyntax-spec.md § Variables and Variable Expressions
 #[derive(Clone, Copy)]
 pub(crate) struct Scope<'a> {
-    /// The nodes of the syntax tree being evaluated.
-    pub arena: &'a Arena,
     /// The evaluation budget of the context (see [`Budget`]).
     budget: &'a Budget,
     frame: Frame<'a>,
@@ -65,8 +60,9 @@ pub(crate) struct Scope<'a> {
 /// What a scope defines.
 #[derive(Clone, Copy)]
 enum Frame<'a> {
-    /// The global scope: the calling application's variables.
-    Global(&'a EvalContext),
+    /// The global scope: the calling application's variables (and those
+    /// it defines around the expression).
+    Global(&'a EvalScope<'a>),
     /// The child scope of one iteration of a `for` expression or directive.
     Iteration {
         parent: &'a Scope<'a>,
@@ -81,12 +77,11 @@ enum Frame<'a> {
 }
 
 impl<'a> Scope<'a> {
-    /// The global scope of `ctx`, for a tree of `arena`.
-    pub(crate) fn global(arena: &'a Arena, ctx: &'a EvalContext) -> Scope<'a> {
+    /// The scope of an evaluation in `scope`.
+    pub(crate) fn global(scope: &'a EvalScope<'a>) -> Scope<'a> {
         Scope {
-            arena,
-            budget: &ctx.budget,
-            frame: Frame::Global(ctx),
+            budget: &scope.context().budget,
+            frame: Frame::Global(scope),
         }
     }
 
@@ -98,7 +93,6 @@ impl<'a> Scope<'a> {
         value: (&'a str, &'a Value),
     ) -> Scope<'a> {
         Scope {
-            arena: self.arena,
             budget: self.budget,
             frame: Frame::Iteration {
                 parent: self,
@@ -111,7 +105,6 @@ impl<'a> Scope<'a> {
     /// The child scope in which a splat visits `item`.
     fn splat_item_scope(&'a self, item: &'a Value) -> Scope<'a> {
         Scope {
-            arena: self.arena,
             budget: self.budget,
             frame: Frame::SplatItem { parent: self, item },
         }
@@ -122,7 +115,7 @@ impl<'a> Scope<'a> {
         let mut scope = self;
         loop {
             match &scope.frame {
-                Frame::Global(ctx) => return ctx.variables.get(name),
+                Frame::Global(global) => return global.variable(name),
                 Frame::Iteration { parent, key, value } => {
                     // With the same name for both, the value wins.
                     if value.0 == name {
@@ -145,7 +138,7 @@ impl<'a> Scope<'a> {
         let mut scope = self;
         loop {
             match &scope.frame {
-                Frame::Global(ctx) => return ctx,
+                Frame::Global(global) => return global.context(),
                 Frame::Iteration { parent, .. } | Frame::SplatItem { parent, .. } => scope = parent,
             }
         }
@@ -198,24 +191,22 @@ impl<'a> Scope<'a> {
     }
 }
 
-/// Evaluates a whole expression in the global scope of `ctx`.
-pub(crate) fn evaluate_expression(
-    expression: &Expression,
-    arena: &Arena,
-    ctx: &EvalContext,
+/// Evaluates a whole expression in `scope`.
+pub(crate) fn evaluate_expression<'a>(
+    expression: Expression<'a>,
+    scope: &'a EvalScope<'a>,
 ) -> Result<Value, Problem> {
-    let scope = Scope::global(arena, ctx);
+    let scope = Scope::global(scope);
     let v = eval(expression, &scope)?;
-    scope.owned(v, expression.span)
+    scope.owned(v, expression.span())
 }
 
-/// Evaluates a template file in the global scope of `ctx`.
-pub(crate) fn evaluate_template(
-    t: &Template,
-    arena: &Arena,
-    ctx: &EvalContext,
+/// Evaluates a template file in `scope`.
+pub(crate) fn evaluate_template<'a>(
+    t: Template<'a>,
+    scope: &'a EvalScope<'a>,
 ) -> Result<Value, Problem> {
-    let scope = Scope::global(arena, ctx);
+    let scope = Scope::global(scope);
     let v = template::eval_template(t, &scope)?;
     scope.owned(v, t.span)
 }
@@ -223,46 +214,34 @@ pub(crate) fn evaluate_template(
 /// Evaluates an expression.
 ///
 /// Spec: hclsyntax-spec.md § Expressions
-pub(crate) fn eval<'a>(expression: &'a Expression, scope: &Scope<'a>) -> Evaluated<'a> {
-    let arena = scope.arena;
-    scope.charge(1, expression.span)?;
-    match &expression.kind {
+pub(crate) fn eval<'a>(expression: Expression<'a>, scope: &Scope<'a>) -> Evaluated<'a> {
+    scope.charge(1, expression.span())?;
+    match expression.kind() {
         // "Numeric literals represent values of type _number_", `true` and
         // `false` bools, "The `null` keyword represents a null value of the
         // dynamic pseudo-type."
-        ExpressionKind::Literal(literal) => Ok(Cow::Borrowed(&arena[*literal].value)),
-        ExpressionKind::SmallInteger(integer) => {
-            Ok(Cow::Owned(Value::Number(Number::from_i64(*integer))))
-        }
-        ExpressionKind::Tuple(tuple) => collection::eval_tuple(&arena[*tuple], scope),
-        ExpressionKind::Object(object) => collection::eval_object(&arena[*object], scope),
-        ExpressionKind::Template(t) => template::eval_template(&arena[*t], scope),
-        ExpressionKind::Variable(variable) => {
-            eval_variable(&arena[*variable].name, expression.span, scope)
-        }
-        ExpressionKind::FunctionCall(call) => {
-            function_call::eval_function_call(&arena[*call], scope)
-        }
-        ExpressionKind::For(for_expr) => for_expr::eval_for_expr(&arena[*for_expr], scope),
-        ExpressionKind::Index(index) => index::eval_index(&arena[*index], scope),
-        ExpressionKind::GetAttr(get_attr) => index::eval_get_attr(&arena[*get_attr], scope),
-        ExpressionKind::Splat(splat) => splat::eval_splat(&arena[*splat], scope),
+        ExpressionKind::Literal(value) => Ok(value),
+        ExpressionKind::Tuple(tuple) => collection::eval_tuple(tuple, scope),
+        ExpressionKind::Object(object) => collection::eval_object(object, scope),
+        ExpressionKind::Template(t) => template::eval_template(t, scope),
+        ExpressionKind::Variable(name) => eval_variable(name, expression.span(), scope),
+        ExpressionKind::FunctionCall(call) => function_call::eval_function_call(call, scope),
+        ExpressionKind::For(for_expr) => for_expr::eval_for_expr(for_expr, scope),
+        ExpressionKind::Index(index) => index::eval_index(index, scope),
+        ExpressionKind::GetAttr(get_attr) => index::eval_get_attr(get_attr, scope),
+        ExpressionKind::Splat(splat) => splat::eval_splat(splat, scope),
         ExpressionKind::SplatItem => scope.splat_item().map(Cow::Borrowed).ok_or_else(|| {
             Problem::new(
-                expression.span,
+                expression.span(),
                 Diagnostic::INTERNAL_ERROR,
                 "a splat element outside of a splat",
             )
         }),
         // Parentheses only group.
-        ExpressionKind::Parenthesized(parenthesized) => {
-            eval(&arena[*parenthesized].expression, scope)
-        }
-        ExpressionKind::Unary(operation) => operators::eval_unary(&arena[*operation], scope),
-        ExpressionKind::Binary(operation) => operators::eval_binary(&arena[*operation], scope),
-        ExpressionKind::Conditional(conditional) => {
-            operators::eval_conditional(&arena[*conditional], scope)
-        }
+        ExpressionKind::Parenthesized(inner) => eval(inner, scope),
+        ExpressionKind::Unary(operation) => operators::eval_unary(operation, scope),
+        ExpressionKind::Binary(operation) => operators::eval_binary(operation, scope),
+        ExpressionKind::Conditional(conditional) => operators::eval_conditional(conditional, scope),
     }
 }
 

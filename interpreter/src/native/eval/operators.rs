@@ -12,9 +12,9 @@ use crate::convert::convert;
 use crate::native::ast::{
     BinaryOperation, BinaryOperator, Conditional, UnaryOperation, UnaryOperator,
 };
-use crate::native::source::Span;
 use crate::native::Problem;
 use crate::operations::{apply_to, Operation};
+use crate::source::Span;
 use crate::types::Type;
 use crate::unify::unify;
 use crate::value::Value;
@@ -23,8 +23,8 @@ use std::borrow::Cow;
 /// Evaluates `-a` or `!a`.
 ///
 /// Spec: hclsyntax-spec.md § Arithmetic Operators, § Logic Operators
-pub(super) fn eval_unary<'a>(operation: &'a UnaryOperation, scope: &Scope<'a>) -> Evaluated<'a> {
-    let operand = eval(&operation.operand, scope)?;
+pub(super) fn eval_unary<'a>(operation: UnaryOperation<'a>, scope: &Scope<'a>) -> Evaluated<'a> {
+    let operand = eval(operation.operand, scope)?;
     let operator = match operation.operator {
         UnaryOperator::Negate => Operation::Negate,
         UnaryOperator::Not => Operation::Not,
@@ -72,9 +72,9 @@ fn operation(operator: BinaryOperator) -> (Operation, Option<Type>) {
 /// zero, an overflow), at the whole operation, as hashicorp/hcl places them.
 ///
 /// Spec: hclsyntax-spec.md § Operations
-pub(super) fn eval_binary<'a>(binary: &'a BinaryOperation, scope: &Scope<'a>) -> Evaluated<'a> {
-    let left = eval(&binary.left, scope)?;
-    let right = eval(&binary.right, scope)?;
+pub(super) fn eval_binary<'a>(binary: BinaryOperation<'a>, scope: &Scope<'a>) -> Evaluated<'a> {
+    let left = eval(binary.left, scope)?;
+    let right = eval(binary.right, scope)?;
     let (operator, operand_type) = operation(binary.operator);
     let operands = [&*left, &*right];
     apply_to(operator, &operands).map(Cow::Owned).map_err(|d| {
@@ -148,21 +148,21 @@ pub(super) fn predicate(v: &Value, span: Span, what: &str) -> Result<Option<bool
 ///
 /// Spec: hclsyntax-spec.md § Conditional Operator
 pub(super) fn eval_conditional<'a>(
-    conditional: &'a Conditional,
+    conditional: Conditional<'a>,
     scope: &Scope<'a>,
 ) -> Evaluated<'a> {
-    let predicate_value = eval(&conditional.predicate, scope)?;
+    let predicate_value = eval(conditional.predicate, scope)?;
     let selected = predicate(&predicate_value, conditional.predicate.span(), "condition")?;
-    let true_result = eval(&conditional.true_result, scope);
-    let false_result = eval(&conditional.false_result, scope);
+    let true_result = eval(conditional.true_result, scope);
+    let false_result = eval(conditional.false_result, scope);
     let type_of = |result: &Evaluated<'a>| match result {
         Ok(v) => v.ty(),
         Err(_) => Type::Dynamic,
     };
     let types = [type_of(&true_result), type_of(&false_result)];
     let chosen = match selected {
-        Some(true) => Some((true_result?, &conditional.true_result, &types[0])),
-        Some(false) => Some((false_result?, &conditional.false_result, &types[1])),
+        Some(true) => Some((true_result?, conditional.true_result, &types[0])),
+        Some(false) => Some((false_result?, conditional.false_result, &types[1])),
         None => None,
     };
     let unified = unify(&types).map_err(|_| {

@@ -18,15 +18,15 @@ use crate::value::Value;
 use std::borrow::Cow;
 
 /// Applies the splat's traversal to one element.
-fn each<'a>(splat: &'a Splat, scope: &Scope<'a>, item: &Value) -> Result<Value, Problem> {
+fn each<'a>(splat: &Splat<'a>, scope: &Scope<'a>, item: &Value) -> Result<Value, Problem> {
     let child = scope.splat_item_scope(item);
-    let v = eval(&splat.each, &child)?;
+    let v = eval(splat.each, &child)?;
     child.owned(v, splat.each.span())
 }
 
 /// The type the traversal gives an element of type `ty`: the traversal
 /// applied to the unknown value of that type.
-fn each_type<'a>(splat: &'a Splat, scope: &Scope<'a>, ty: &Type) -> Result<Type, Problem> {
+fn each_type<'a>(splat: &Splat<'a>, scope: &Scope<'a>, ty: &Type) -> Result<Type, Problem> {
     each(splat, scope, &Value::Unknown(ty.clone())).map(|v| v.ty())
 }
 
@@ -50,8 +50,9 @@ fn each_type<'a>(splat: &'a Splat, scope: &Scope<'a>, ty: &Type) -> Result<Type,
 ///   dynamic value (after the traversal is checked against it).
 ///
 /// Spec: hclsyntax-spec.md § Splat Operators
-pub(super) fn eval_splat<'a>(splat: &'a Splat, scope: &Scope<'a>) -> Evaluated<'a> {
-    let source = eval(&splat.source, scope)?;
+pub(super) fn eval_splat<'a>(splat: Splat<'a>, scope: &Scope<'a>) -> Evaluated<'a> {
+    let splat = &splat;
+    let source = eval(splat.source, scope)?;
     let result = match &*source {
         Value::Null(Type::List(_) | Type::Set(_) | Type::Tuple(_)) => {
             return Err(Problem::new(
@@ -99,7 +100,7 @@ pub(super) fn eval_splat<'a>(splat: &'a Splat, scope: &Scope<'a>) -> Evaluated<'
 /// have type `element`: of their common type, unified if they differ; the
 /// type of an empty list is the one the traversal gives `element`.
 fn list_of<'a>(
-    splat: &'a Splat,
+    splat: &Splat<'a>,
     scope: &Scope<'a>,
     element: &Type,
     results: Vec<Value>,

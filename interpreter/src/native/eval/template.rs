@@ -15,7 +15,7 @@ use super::for_expr::elements;
 use super::operators::predicate;
 use super::{eval, Evaluated, Scope};
 use crate::convert::convert;
-use crate::native::ast::{ExpressionKind, Interpolation, Template, TemplatePart};
+use crate::native::ast::{Expression, ExpressionKind, Template, TemplatePart};
 use crate::native::Problem;
 use crate::types::Type;
 use crate::value::Value;
@@ -36,9 +36,9 @@ struct Output {
 /// string."
 ///
 /// Spec: hclsyntax-spec.md § Templates, § Template Interpolation Unwrapping
-pub(super) fn eval_template<'a>(template: &'a Template, scope: &Scope<'a>) -> Evaluated<'a> {
+pub(super) fn eval_template<'a>(template: Template<'a>, scope: &Scope<'a>) -> Evaluated<'a> {
     // SPEC-GAP(spec-notes/gaps/template-unwrapping-result-type.md)
-    if let Some(expression) = template.single_interpolation(scope.arena) {
+    if let Some(expression) = template.single_interpolation() {
         return eval(expression, scope);
     }
     // The source's length is a fair first guess at the text's, and bounds
@@ -58,24 +58,22 @@ pub(super) fn eval_template<'a>(template: &'a Template, scope: &Scope<'a>) -> Ev
 /// are never unwrapped: "The two sub-templates always produce strings",
 /// "The sub-template always produces a string".
 fn append_template<'a>(
-    template: &'a Template,
+    template: Template<'a>,
     scope: &Scope<'a>,
     output: &mut Output,
 ) -> Result<(), Problem> {
-    for part in &scope.arena[template.parts] {
+    for part in template.parts {
         match part {
             // "A template literal is a literal sequence of characters to
             // include in the resulting string."
             TemplatePart::Literal { text, span } => {
-                let text = scope.arena.text(*text);
-                scope.charge_text(text.len(), *span)?;
+                scope.charge_text(text.len(), span)?;
                 output.text.push_str(text)
             }
-            TemplatePart::Interpolation(interpolation) => {
-                append_interpolation(interpolation, scope, output)?
+            TemplatePart::Interpolation(expression) => {
+                append_interpolation(expression, scope, output)?
             }
             TemplatePart::If(directive) => {
-                let directive = &scope.arena[*directive];
                 // "The evaluation of the `if` directive is equivalent to the
                 // conditional expression": only the selected template is
                 // evaluated, and an unknown predicate gives an unknown
@@ -84,15 +82,14 @@ fn append_template<'a>(
                 // the empty string."
                 //
                 // Spec: hclsyntax-spec.md § Template If Directive
-                let condition = eval(&directive.condition, scope)?;
+                let condition = eval(directive.condition, scope)?;
                 match predicate(&condition, directive.condition.span(), "condition")? {
-                    Some(true) => append_template(&directive.then_template, scope, output)?,
-                    Some(false) => append_template(&directive.else_template, scope, output)?,
+                    Some(true) => append_template(directive.then_template, scope, output)?,
+                    Some(false) => append_template(directive.else_template, scope, output)?,
                     None => output.unknown = true,
                 }
             }
             TemplatePart::For(directive) => {
-                let directive = &scope.arena[*directive];
                 // "The evaluation of the `for` directive is equivalent to the
                 // _for expression_ when producing a tuple [...] The elements
                 // of the resulting tuple are all converted to strings and
@@ -100,7 +97,7 @@ fn append_template<'a>(
                 // collection gives an unknown string.
                 //
                 // Spec: hclsyntax-spec.md § Template For Directive
-                let collection = eval(&directive.collection, scope)?;
+                let collection = eval(directive.collection, scope)?;
                 let Some(elements) = elements(&collection, directive.collection.span(), scope)?
                 else {
                     output.unknown = true;
@@ -108,10 +105,10 @@ fn append_template<'a>(
                 };
                 for (key, value) in &elements {
                     let child = scope.iteration(
-                        directive.key_var.as_ref().map(|k| (&*k.name, key.as_ref())),
-                        (&*directive.value_var.name, value),
+                        directive.key_var.map(|k| (k.name, key.as_ref())),
+                        (directive.value_var.name, value),
                     );
-                    append_template(&directive.body, &child, output)?;
+                    append_template(directive.body, &child, output)?;
                 }
             }
         }
@@ -134,26 +131,21 @@ fn append_template<'a>(
 ///
 /// Spec: hclsyntax-spec.md § Template Interpolations
 fn append_interpolation<'a>(
-    interpolation: &'a Interpolation,
+    mut expression: Expression<'a>,
     scope: &Scope<'a>,
     output: &mut Output,
 ) -> Result<(), Problem> {
-    let mut expression = &interpolation.expression;
     // A template interpolated into a template is appended to the same
     // buffer rather than built as a string of its own: the result is the
     // same (its text, or its single interpolation's value, converted to a
     // string), and nested templates cost linear time.
     loop {
-        match &expression.kind {
-            ExpressionKind::Parenthesized(parenthesized) => {
-                expression = &scope.arena[*parenthesized].expression
-            }
-            ExpressionKind::Template(inner) => {
-                match scope.arena[*inner].single_interpolation(scope.arena) {
-                    Some(single) => expression = single,
-                    None => return append_template(&scope.arena[*inner], scope, output),
-                }
-            }
+        match expression.kind() {
+            ExpressionKind::Parenthesized(inner) => expression = inner,
+            ExpressionKind::Template(inner) => match inner.single_interpolation() {
+                Some(single) => expression = single,
+                None => return append_template(inner, scope, output),
+            },
             _ => break,
         }
     }

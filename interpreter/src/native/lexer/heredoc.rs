@@ -26,7 +26,7 @@
 use super::identifier::identifier_len;
 use super::template_file::{text_step, TextMode};
 use super::{Invalid, Lexer, Mode, Token, TokenKind};
-use crate::native::source::Span;
+use crate::source::Span;
 
 /// Heredoc header mode, pushed by `<<` at the current position.
 ///

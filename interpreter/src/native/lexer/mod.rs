@@ -35,7 +35,7 @@ pub use heredoc::is_indentation;
 pub use identifier::{is_id_continue, is_id_start};
 pub use quoted_template::decode_escape;
 
-use super::source::Span;
+use crate::source::Span;
 
 /// The kinds of token.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -227,7 +227,7 @@ pub struct Lexer<'s> {
 
 /// Splits a source text into tokens, the last of which is
 /// [`TokenKind::Eof`]. The source may be at most
-/// [`super::source::MAX_SOURCE_LEN`] bytes long (the spans of a longer one
+/// [`crate::source::MAX_SOURCE_LEN`] bytes long (the spans of a longer one
 /// would be wrong).
 pub fn lex(source: &str, start: StartMode) -> Vec<Token> {
     let mut lexer = Lexer::new(source, start);

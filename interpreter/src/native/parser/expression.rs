@@ -15,14 +15,14 @@
 
 use super::term::parse_term;
 use super::Parser;
-use crate::native::ast::{
-    BinaryOperation, BinaryOperator, Conditional, Expression, ExpressionKind, GetAttr, Index,
-    Literal, Splat, SplatKind, UnaryOperation, UnaryOperator,
+use crate::native::ast::node::{
+    BinaryOperation, Conditional, Expression, GetAttr, Index, Splat, UnaryOperation,
 };
+use crate::native::ast::{BinaryOperator, SplatKind, UnaryOperator};
 use crate::native::lexer::TokenKind;
-use crate::native::source::Span;
 use crate::native::Problem;
 use crate::number::Number;
+use crate::source::Span;
 use crate::value::Value;
 
 /// Parses an expression: a conditional, or the operation or term that
@@ -59,14 +59,12 @@ pub(crate) fn parse_expression(p: &mut Parser) -> Result<Expression, Problem> {
     let false_result = parse_expression(p)?;
     p.leave(1);
     let span = predicate.span().to(false_result.span());
-    Ok(p.node(
+    Ok(p.tree.expression(
         Conditional {
             predicate,
             true_result,
             false_result,
-            span,
         },
-        ExpressionKind::Conditional,
         span,
     ))
 }
@@ -109,7 +107,7 @@ fn binary_operator(kind: TokenKind) -> Option<BinaryOperator> {
 /// Spec: hclsyntax-spec.md § Operations
 fn parse_binary(p: &mut Parser, min_level: u8) -> Result<Expression, Problem> {
     let mut left = parse_unary(p)?;
-    let mut links = 0;
+    let outer = p.nesting();
     loop {
         let token = p.peek();
         let Some(operator) = binary_operator(token.kind) else {
@@ -120,21 +118,18 @@ fn parse_binary(p: &mut Parser, min_level: u8) -> Result<Expression, Problem> {
         }
         p.next();
         p.enter(token.span)?;
-        links += 1;
         let right = parse_binary(p, operator.level() + 1)?;
         let span = left.span().to(right.span());
-        left = p.node(
+        left = p.tree.expression(
             BinaryOperation {
                 operator,
                 left,
                 right,
-                span,
             },
-            ExpressionKind::Binary,
             span,
         );
     }
-    p.leave(links);
+    p.return_to(outer);
     Ok(left)
 }
 
@@ -160,15 +155,8 @@ fn parse_unary(p: &mut Parser) -> Result<Expression, Problem> {
     let operand = parse_unary(p)?;
     p.leave(1);
     let span = token.span.to(operand.span());
-    Ok(p.node(
-        UnaryOperation {
-            operator,
-            operand,
-            span,
-        },
-        ExpressionKind::Unary,
-        span,
-    ))
+    Ok(p.tree
+        .expression(UnaryOperation { operator, operand }, span))
 }
 
 /// Parses a term and the postfix operators that follow it.
@@ -191,7 +179,9 @@ fn parse_unary(p: &mut Parser) -> Result<Expression, Problem> {
 /// Spec: hclsyntax-spec.md § Expression Terms, § Splat Operators
 fn parse_postfix(p: &mut Parser) -> Result<Expression, Problem> {
     let mut expression = parse_term(p)?;
-    let mut links = 0;
+    // Each postfix operator nests the chain one level deeper, splats'
+    // traversals included; the chain's levels are left once it ends.
+    let outer = p.nesting();
     loop {
         let token = p.peek();
         // Most terms have no postfix operator: look further only after a
@@ -207,13 +197,12 @@ fn parse_postfix(p: &mut Parser) -> Result<Expression, Problem> {
             _ => break,
         };
         p.enter(token.span)?;
-        links += 1;
         expression = match splat {
-            Some(kind) => parse_splat(p, expression, kind, &mut links)?,
+            Some(kind) => parse_splat(p, expression, kind)?,
             None => parse_traversal_step(p, expression)?,
         };
     }
-    p.leave(links);
+    p.return_to(outer);
     Ok(expression)
 }
 
@@ -240,12 +229,10 @@ fn parse_traversal_step(p: &mut Parser, operand: Expression) -> Result<Expressio
 /// SPEC-GAP(spec-notes/gaps/expr-splat-traversal-extent.md)
 ///
 /// Spec: hclsyntax-spec.md § Splat Operators
-fn parse_splat(
-    p: &mut Parser,
-    source: Expression,
-    kind: SplatKind,
-    links: &mut usize,
-) -> Result<Expression, Problem> {
+///
+/// Each step of the traversal nests it one level deeper; the levels are
+/// left where the chain the splat is part of ends ([`parse_postfix`]).
+fn parse_splat(p: &mut Parser, source: Expression, kind: SplatKind) -> Result<Expression, Problem> {
     let open = p.next();
     p.next(); // `*`
     let marker_span = match kind {
@@ -259,7 +246,7 @@ fn parse_splat(
             open.span.to(close.span)
         }
     };
-    let mut each = Expression::new(ExpressionKind::SplatItem, marker_span);
+    let mut each = p.tree.splat_item(marker_span);
     loop {
         let token = p.peek();
         if !matches!(token.kind, TokenKind::Dot | TokenKind::OpenBracket) {
@@ -289,9 +276,8 @@ fn parse_splat(
             break;
         }
         p.enter(token.span)?;
-        *links += 1;
         each = match nested {
-            Some(nested_kind) => parse_splat(p, each, nested_kind, links)?,
+            Some(nested_kind) => parse_splat(p, each, nested_kind)?,
             None => parse_traversal_step(p, each)?,
         };
     }
@@ -299,15 +285,13 @@ fn parse_splat(
         start: source.span().start,
         end: marker_span.end.max(each.span().end),
     };
-    Ok(p.node(
+    Ok(p.tree.expression(
         Splat {
             kind,
             source,
             each,
             marker_span,
-            span,
         },
-        ExpressionKind::Splat,
         span,
     ))
 }
@@ -334,15 +318,13 @@ fn parse_index(p: &mut Parser, collection: Expression) -> Result<Expression, Pro
     p.restore_newlines(saved);
     let operator_span = open.span.to(close.span);
     let span = collection.span().to(close.span);
-    Ok(p.node(
+    Ok(p.tree.expression(
         Index {
             collection,
             key,
             legacy: false,
             operator_span,
-            span,
         },
-        ExpressionKind::Index,
         span,
     ))
 }
@@ -371,14 +353,12 @@ fn parse_dot(p: &mut Parser, operand: Expression) -> Result<Expression, Problem>
             let operator_span = dot.span.to(token.span);
             let span = operand.span().to(token.span);
             let name = p.name(token);
-            Ok(p.node(
+            Ok(p.tree.expression(
                 GetAttr {
                     object: operand,
                     name,
                     operator_span,
-                    span,
                 },
-                ExpressionKind::GetAttr,
                 span,
             ))
         }
@@ -396,23 +376,14 @@ fn parse_dot(p: &mut Parser, operand: Expression) -> Result<Expression, Problem>
                 .map_err(|e| Problem::new(token.span, "Invalid number literal", e.to_string()))?;
             let operator_span = dot.span.to(token.span);
             let span = operand.span().to(token.span);
-            let key = p.node(
-                Literal {
-                    value: Value::Number(value),
-                    span: token.span,
-                },
-                ExpressionKind::Literal,
-                token.span,
-            );
-            Ok(p.node(
+            let key = p.tree.literal(Value::Number(value), token.span);
+            Ok(p.tree.expression(
                 Index {
                     collection: operand,
                     key,
                     legacy: true,
                     operator_span,
-                    span,
                 },
-                ExpressionKind::Index,
                 span,
             ))
         }

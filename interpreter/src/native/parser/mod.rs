@@ -22,19 +22,18 @@
 //! counts one level of [`Parser::depth`], and input nested deeper than the
 //! limit is a parse error.
 
+mod builder;
 mod expression;
 mod structure;
 mod template;
 mod term;
 
-use super::ast::{
-    Arena, Attribute, Block, ConfigFile, Expression, ExpressionKind, Id, Label, Name, Node,
-    ObjectItem, Template, TemplatePart,
-};
+use super::ast::node;
 use super::lexer::{Invalid, Lexer, StartMode, Token, TokenKind};
-use super::source::Span;
 use super::Problem;
-use std::collections::{HashMap, VecDeque};
+use crate::source::Span;
+use builder::{Scratch, TreeBuilder};
+use std::collections::VecDeque;
 
 /// The hasher of the parser's name tables: identifiers are short, and
 /// SipHash, the standard one, cost more than the rest of their handling.
@@ -46,7 +45,9 @@ pub(super) type NameHasher = foldhash::fast::RandomState;
 /// deepest nesting it reached.
 pub(crate) struct ParseOutput<T> {
     pub tree: T,
-    pub arena: Arena,
+    pub arena: node::Arena,
+    /// Read by the unit tests only (through [`super::Parsed`]).
+    #[cfg_attr(not(test), allow(dead_code))]
     pub depth: usize,
 }
 
@@ -56,7 +57,7 @@ pub(crate) struct ParseOutput<T> {
 pub(crate) fn parse_config_file(
     source: &str,
     depth_limit: usize,
-) -> Result<ParseOutput<ConfigFile>, Problem> {
+) -> Result<ParseOutput<node::ConfigFile>, Problem> {
     let mut parser = Parser::new(source, StartMode::ConfigFile, depth_limit);
     let tree = structure::parse_config_file(&mut parser)?;
     Ok(parser.output(tree))
@@ -69,7 +70,7 @@ pub(crate) fn parse_config_file(
 pub(crate) fn parse_expression_source(
     source: &str,
     depth_limit: usize,
-) -> Result<ParseOutput<Expression>, Problem> {
+) -> Result<ParseOutput<node::Expression>, Problem> {
     let mut parser = Parser::new(source, StartMode::ConfigFile, depth_limit);
     parser.newlines_significant = false;
     let tree = expression::parse_expression(&mut parser)?;
@@ -90,7 +91,7 @@ pub(crate) fn parse_expression_source(
 pub(crate) fn parse_template_source(
     source: &str,
     depth_limit: usize,
-) -> Result<ParseOutput<Template>, Problem> {
+) -> Result<ParseOutput<node::Template>, Problem> {
     let mut parser = Parser::new(source, StartMode::TemplateFile, depth_limit);
     let tree = template::parse_template_file(&mut parser)?;
     Ok(parser.output(tree))
@@ -114,27 +115,8 @@ pub(crate) struct Parser<'s> {
     /// The deepest nesting so far.
     max_depth: usize,
     depth_limit: usize,
-    /// A spare list for the items of the next template, kept between
-    /// templates (see [`template`]).
-    template_items: Vec<template::Item>,
-    /// The names read so far, one copy of each (see [`Parser::name`]).
-    names: HashMap<&'s str, Name, NameHasher>,
-    /// Scratch stacks for the lists being read: the elements of a tuple or
-    /// the arguments of a call, an object's items, a body's attributes and
-    /// blocks, a block's labels. A list is read onto the top of its stack
-    /// (a nested list above it) and then moved off, into a list of the
-    /// tree's arena or into a vector of exactly its length
-    /// ([`Parser::take_list`]), so that no vector grows one element at a
-    /// time nor keeps spare capacity in the tree.
-    expressions: Vec<Expression>,
-    object_items: Vec<ObjectItem>,
-    /// The parts of the templates being built (see [`template`]).
-    template_parts: Vec<TemplatePart>,
-    attributes: Vec<Attribute>,
-    blocks: Vec<Block>,
-    labels: Vec<Label>,
-    /// The tree's nodes, and its template literals' text.
-    arena: Arena,
+    /// Where the tree is put together.
+    tree: TreeBuilder<'s>,
     /// Room for the text a `<<-` heredoc's literal keeps (see [`template`]).
     flush_text: String,
 }
@@ -155,24 +137,15 @@ impl<'s> Parser<'s> {
             depth: 0,
             max_depth: 0,
             depth_limit,
-            template_items: Vec::new(),
-            names: HashMap::default(),
-            expressions: Vec::new(),
-            object_items: Vec::new(),
-            template_parts: Vec::new(),
-            attributes: Vec::new(),
-            blocks: Vec::new(),
-            labels: Vec::new(),
-            arena: Arena::default(),
+            tree: TreeBuilder::new(),
             flush_text: String::new(),
         }
     }
 
-    fn output<T>(mut self, tree: T) -> ParseOutput<T> {
-        self.arena.shrink_to_fit();
+    fn output<T>(self, tree: T) -> ParseOutput<T> {
         ParseOutput {
             tree,
-            arena: self.arena,
+            arena: self.tree.finish(),
             depth: self.max_depth,
         }
     }
@@ -240,32 +213,15 @@ impl<'s> Parser<'s> {
 
     /// The name an identifier token spells, shared with its other
     /// occurrences.
-    fn name(&mut self, token: Token) -> Name {
+    fn name(&mut self, token: Token) -> node::Name {
         let text = self.text(token);
-        // Most names are seen before: a lookup, cheaper than `entry`.
-        if let Some(name) = self.names.get(text) {
-            return name.clone();
-        }
-        let name = Name::from(text);
-        self.names.insert(text, name.clone());
-        name
+        self.tree.name(text)
     }
 
-    /// Adds a node to the tree, and returns the expression of `kind` that
-    /// refers to it.
-    fn node<T: Node>(
-        &mut self,
-        node: T,
-        kind: fn(Id<T>) -> ExpressionKind,
-        span: Span,
-    ) -> Expression {
-        Expression::new(kind(self.arena.add(node)), span)
-    }
-
-    /// Moves the list that starts at `base` off the top of a scratch
-    /// stack, into a vector of exactly its length.
-    fn take_list<T>(stack: &mut Vec<T>, base: usize) -> Vec<T> {
-        stack.drain(base..).collect()
+    /// The identifier a token spells.
+    fn identifier(&mut self, token: Token) -> node::Identifier {
+        let text = self.text(token);
+        self.tree.identifier(text, token.span)
     }
 
     /// The source text of a span.
@@ -302,7 +258,7 @@ impl<'s> Parser<'s> {
         if self.depth > self.depth_limit {
             return Err(Problem::new(
                 span,
-                "Nesting too deep",
+                super::NESTING_TOO_DEEP,
                 format!(
                     "This input is nested more than {} levels deep, the limit of this implementation.",
                     self.depth_limit
@@ -314,6 +270,17 @@ impl<'s> Parser<'s> {
 
     fn leave(&mut self, levels: usize) {
         self.depth -= levels;
+    }
+
+    /// The current nesting depth, to come back to with
+    /// [`Parser::return_to`].
+    fn nesting(&self) -> usize {
+        self.depth
+    }
+
+    /// Leaves every level entered since [`Parser::nesting`] gave `depth`.
+    fn return_to(&mut self, depth: usize) {
+        self.depth = depth;
     }
 
     /// An error at an unexpected token. An invalid token reports why it is
@@ -351,4 +318,74 @@ impl<'s> Parser<'s> {
             Err(self.unexpected(token, summary, detail))
         }
     }
+}
+
+/// How a comma-separated list is closed, and how its faults are reported.
+pub(super) struct Delimited<'a> {
+    /// The token that ends the list.
+    close: TokenKind,
+    /// The error when the input ends before the list does: where, the
+    /// summary and the detail.
+    unterminated: (Span, &'a str, &'a str),
+    /// The summary and the detail of a missing separator.
+    missing_separator: (&'a str, &'a str),
+    /// Whether a line break after an item also separates it from the next
+    /// (in object constructors).
+    newline_separates: bool,
+    /// Whether the final item may be followed by `...` (in function calls),
+    /// and the summary and the detail of a `...` that is not right before
+    /// the closing delimiter.
+    final_ellipsis: Option<(&'a str, &'a str)>,
+}
+
+/// A comma-separated list, its opening delimiter consumed, up to and
+/// including its closing one:
+///
+/// ```ebnf
+/// (item ("," item)* ","?)? close
+/// ```
+///
+/// Returns the list, the closing token, and whether the final item was
+/// followed by `...`.
+fn parse_comma_separated<T: Scratch + node::ListItem>(
+    p: &mut Parser,
+    list: &Delimited,
+    mut item: impl FnMut(&mut Parser) -> Result<T, Problem>,
+) -> Result<(node::List<T>, Token, bool), Problem> {
+    let items = p.tree.open_list();
+    let mut expanded = false;
+    let close = loop {
+        if p.peek().kind == list.close {
+            break p.next();
+        }
+        let read = item(p)?;
+        p.tree.push(read);
+        let separator = p.peek();
+        let after_line_break = p.previous().kind == TokenKind::Newline;
+        match separator.kind {
+            TokenKind::Comma => {
+                p.next();
+            }
+            kind if kind == list.close => break p.next(),
+            TokenKind::Ellipsis if list.final_ellipsis.is_some() => {
+                p.next();
+                expanded = true;
+                if p.peek().kind != list.close {
+                    let (summary, detail) = list.final_ellipsis.unwrap_or_default();
+                    return Err(Problem::new(separator.span, summary, detail));
+                }
+                break p.next();
+            }
+            TokenKind::Eof => {
+                let (span, summary, detail) = list.unterminated;
+                return Err(Problem::new(span, summary, detail));
+            }
+            _ if list.newline_separates && after_line_break => {}
+            _ => {
+                let (summary, detail) = list.missing_separator;
+                return Err(p.unexpected(separator, summary, detail));
+            }
+        }
+    };
+    Ok((p.tree.close_list(items), close, expanded))
 }

@@ -14,12 +14,11 @@
 //! the file. SPEC-GAP(spec-notes/gaps/structure-final-newline.md)
 
 use super::expression::parse_expression;
-use super::{NameHasher, Parser};
-use crate::native::ast::{Attribute, Block, Body, ConfigFile, Label};
-use crate::native::lexer::{decode_escape, TokenKind};
-use crate::native::source::Span;
+use super::Parser;
+use crate::native::ast::node::{Attribute, Block, Body, ConfigFile, Label};
+use crate::native::lexer::TokenKind;
 use crate::native::Problem;
-use std::collections::HashSet;
+use crate::source::Span;
 
 /// Where a body ends.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -45,10 +44,6 @@ pub(super) fn parse_config_file(p: &mut Parser) -> Result<ConfigFile, Problem> {
     Ok(ConfigFile { body })
 }
 
-/// Up to how many attributes a body is scanned for a redefinition; past
-/// them their names are hashed.
-const SCANNED_ATTRIBUTES: usize = 16;
-
 /// Parses body content up to its end.
 ///
 /// ```ebnf
@@ -62,10 +57,7 @@ const SCANNED_ATTRIBUTES: usize = 16;
 fn parse_body(p: &mut Parser, end: BodyEnd) -> Result<Body, Problem> {
     let start = p.peek().span;
     p.enter(start)?;
-    let attributes_base = p.attributes.len();
-    let blocks_base = p.blocks.len();
-    // The names defined so far, once the body has too many to scan.
-    let mut defined: HashSet<&str, NameHasher> = HashSet::default();
+    let mut body = p.tree.open_body();
     let body = loop {
         let token = p.peek();
         match (token.kind, end) {
@@ -74,11 +66,7 @@ fn parse_body(p: &mut Parser, end: BodyEnd) -> Result<Body, Problem> {
             }
             (TokenKind::Eof, BodyEnd::EndOfFile)
             | (TokenKind::CloseBrace, BodyEnd::CloseBrace { .. }) => {
-                break Body {
-                    attributes: Parser::take_list(&mut p.attributes, attributes_base),
-                    blocks: Parser::take_list(&mut p.blocks, blocks_base),
-                    span: start.to(token.span),
-                };
+                break p.tree.close_body(body, start.to(token.span));
             }
             (TokenKind::Eof, BodyEnd::CloseBrace { open }) => {
                 return Err(Problem::new(
@@ -108,31 +96,22 @@ fn parse_body(p: &mut Parser, end: BodyEnd) -> Result<Body, Problem> {
                 }
                 if second.kind == TokenKind::Assign {
                     let attribute = parse_attribute(p, false)?;
-                    let name = p.text_of(attribute.name_span);
-                    let previous = &p.attributes[attributes_base..];
-                    let redefined = if previous.len() < SCANNED_ATTRIBUTES {
-                        previous.iter().any(|a| &*a.name == name)
-                    } else {
-                        if defined.is_empty() {
-                            let names = previous.iter().map(|a| p.text_of(a.name_span));
-                            defined.extend(names);
-                        }
-                        !defined.insert(name)
-                    };
-                    if redefined {
+                    // "Each distinct attribute name may be defined no more
+                    // than once within a single body."
+                    if p.tree.defines(&mut body, attribute.name) {
                         return Err(Problem::new(
                             attribute.name_span,
                             "Attribute redefined",
                             format!(
                                 "The attribute {:?} was already defined in this body. Each attribute may be defined only once.",
-                                attribute.name
+                                p.text_of(attribute.name_span)
                             ),
                         ));
                     }
-                    p.attributes.push(attribute);
+                    p.tree.add_attribute(&mut body, attribute);
                 } else {
                     let block = parse_block(p)?;
-                    p.blocks.push(block);
+                    p.tree.push(block);
                 }
             }
             (TokenKind::OpenQuote, _) => {
@@ -173,7 +152,6 @@ fn parse_attribute(p: &mut Parser, one_line: bool) -> Result<Attribute, Problem>
         "An equals sign (\"=\") must follow the attribute name.",
     )?;
     let expression = parse_expression(p)?;
-    let span = name.span.to(expression.span());
     if !one_line {
         end_of_line(
             p,
@@ -185,7 +163,6 @@ fn parse_attribute(p: &mut Parser, one_line: bool) -> Result<Attribute, Problem>
         name: p.name(name),
         name_span: name.span,
         expression,
-        span,
     })
 }
 
@@ -223,23 +200,25 @@ fn end_of_line(p: &mut Parser, summary: &str, detail: &str) -> Result<(), Proble
 /// Spec: hclsyntax-spec.md § Blocks
 fn parse_block(p: &mut Parser) -> Result<Block, Problem> {
     let type_token = p.next();
-    let labels_base = p.labels.len();
+    let labels = p.tree.open_list();
     let open = loop {
         let token = p.peek();
         match token.kind {
             TokenKind::OpenBrace => break p.next(),
             TokenKind::Identifier => {
                 p.next();
+                let start = p.tree.text_len();
+                p.tree.push_text(p.text(token));
                 let label = Label {
-                    value: p.text(token).to_string(),
+                    value: p.tree.text_since(start),
                     quoted: false,
                     span: token.span,
                 };
-                p.labels.push(label);
+                p.tree.push(label);
             }
             TokenKind::OpenQuote => {
                 let label = parse_string_literal(p)?;
-                p.labels.push(label);
+                p.tree.push(label);
             }
             TokenKind::Newline => {
                 return Err(Problem::new(
@@ -257,7 +236,7 @@ fn parse_block(p: &mut Parser) -> Result<Block, Problem> {
             }
         }
     };
-    let labels = Parser::take_list(&mut p.labels, labels_base);
+    let labels = p.tree.close_list(labels);
     let next = p.peek();
     let body = match next.kind {
         TokenKind::Newline => {
@@ -267,10 +246,8 @@ fn parse_block(p: &mut Parser) -> Result<Block, Problem> {
         }
         TokenKind::CloseBrace => {
             p.next();
-            Body {
-                span: open.span.to(next.span),
-                ..Body::default()
-            }
+            let empty = p.tree.open_body();
+            p.tree.close_body(empty, open.span.to(next.span))
         }
         TokenKind::Identifier => parse_one_line_body(p, open.span)?,
         TokenKind::Eof => {
@@ -288,7 +265,6 @@ fn parse_block(p: &mut Parser) -> Result<Block, Problem> {
             ))
         }
     };
-    let span = type_token.span.to(p.previous().span);
     end_of_line(
         p,
         "Missing newline after block definition",
@@ -299,7 +275,6 @@ fn parse_block(p: &mut Parser) -> Result<Block, Problem> {
         type_span: type_token.span,
         labels,
         body,
-        span,
     })
 }
 
@@ -325,7 +300,9 @@ fn parse_one_line_body(p: &mut Parser, open: Span) -> Result<Body, Problem> {
             "A one-line block can contain only a single attribute definition; a nested block must be on a line of its own.",
         ));
     }
+    let mut body = p.tree.open_body();
     let attribute = parse_attribute(p, true)?;
+    p.tree.add_attribute(&mut body, attribute);
     let close = p.peek();
     match close.kind {
         TokenKind::CloseBrace => {
@@ -358,11 +335,7 @@ fn parse_one_line_body(p: &mut Parser, open: Span) -> Result<Body, Problem> {
             "A one-line block must end with a closing brace right after its attribute definition.",
         )),
     }
-    Ok(Body {
-        span: open.to(close.span),
-        attributes: vec![attribute],
-        blocks: Vec::new(),
-    })
+    Ok(p.tree.close_body(body, open.to(close.span)))
 }
 
 /// Parses a quoted string literal: a quoted template with no interpolation
@@ -380,15 +353,15 @@ fn parse_one_line_body(p: &mut Parser, open: Span) -> Result<Body, Problem> {
 /// Spec: hclsyntax-spec.md § Template Expressions
 fn parse_string_literal(p: &mut Parser) -> Result<Label, Problem> {
     let open = p.next();
-    let mut value = String::new();
+    let start = p.tree.text_len();
     loop {
         let token = p.next();
         match token.kind {
-            TokenKind::Text => value.push_str(p.text(token)),
-            TokenKind::Escape => decode_escape(p.text(token), &mut value),
+            TokenKind::Text => p.tree.push_text(p.text(token)),
+            TokenKind::Escape => p.tree.push_escape(p.text(token)),
             TokenKind::CloseQuote => {
                 return Ok(Label {
-                    value,
+                    value: p.tree.text_since(start),
                     quoted: true,
                     span: open.span.to(token.span),
                 })

@@ -13,10 +13,9 @@
 
 use super::expression::parse_expression;
 use super::template::parse_template_expression;
-use super::Parser;
-use crate::native::ast::{
-    Expression, ExpressionKind, ForExpr, FunctionCall, Identifier, Literal, Object, ObjectItem,
-    ObjectKey, Parenthesized, Tuple, Variable,
+use super::{parse_comma_separated, Delimited, Parser};
+use crate::native::ast::node::{
+    Expression, ForExpr, FunctionCall, Identifier, Object, ObjectItem, ObjectKey, Tuple,
 };
 use crate::native::lexer::{Token, TokenKind};
 use crate::native::Problem;
@@ -61,7 +60,7 @@ pub(super) fn parse_term(p: &mut Parser) -> Result<Expression, Problem> {
         TokenKind::OpenQuote | TokenKind::HeredocOpen { .. } => {
             let template = parse_template_expression(p)?;
             let span = template.span;
-            Ok(p.node(template, ExpressionKind::Template, span))
+            Ok(p.tree.expression(template, span))
         }
         TokenKind::Eof => Err(Problem::new(
             token.span,
@@ -90,16 +89,6 @@ pub(super) fn parse_term(p: &mut Parser) -> Result<Expression, Problem> {
 fn parse_number(p: &mut Parser) -> Result<Expression, Problem> {
     let token = p.next();
     let text = p.text(token);
-    // A short integer, the common case, needs no decimal parsing.
-    if let Some(value) = (text.len() <= 18)
-        .then(|| text.parse::<i64>().ok())
-        .flatten()
-    {
-        return Ok(Expression::new(
-            ExpressionKind::SmallInteger(value),
-            token.span,
-        ));
-    }
     // `1.e5`: a point without fraction digits before the exponent.
     // SPEC-GAP(spec-notes/gaps/lexical-number-fraction-digits.md)
     let without_empty_fraction;
@@ -117,14 +106,7 @@ fn parse_number(p: &mut Parser) -> Result<Expression, Problem> {
             format!("This number literal cannot be represented: {e}."),
         )
     })?;
-    Ok(p.node(
-        Literal {
-            value: Value::Number(number),
-            span: token.span,
-        },
-        ExpressionKind::Literal,
-        token.span,
-    ))
+    Ok(p.tree.literal(Value::Number(number), token.span))
 }
 
 /// Parses a term that starts with an identifier: a keyword literal, a
@@ -153,19 +135,9 @@ fn parse_identifier_term(p: &mut Parser) -> Result<Expression, Problem> {
         "true" => Value::Bool(true),
         "false" => Value::Bool(false),
         "null" => Value::Null(Type::Dynamic),
-        _ => {
-            let name = p.name(token);
-            return Ok(p.node(Variable { name }, ExpressionKind::Variable, token.span));
-        }
+        _ => return Ok(p.tree.variable(name, token.span)),
     };
-    Ok(p.node(
-        Literal {
-            value: literal,
-            span: token.span,
-        },
-        ExpressionKind::Literal,
-        token.span,
-    ))
+    Ok(p.tree.literal(literal, token.span))
 }
 
 /// Parses `( Expression )`.
@@ -181,12 +153,7 @@ fn parse_parenthesized(p: &mut Parser) -> Result<Expression, Problem> {
         "Expected a closing parenthesis to terminate the expression.",
     )?;
     p.restore_newlines(saved);
-    let span = open.span.to(close.span);
-    Ok(p.node(
-        Parenthesized { expression, span },
-        ExpressionKind::Parenthesized,
-        span,
-    ))
+    Ok(p.tree.expression(expression, open.span.to(close.span)))
 }
 
 /// Parses a function call, the name already read.
@@ -208,63 +175,37 @@ fn parse_parenthesized(p: &mut Parser) -> Result<Expression, Problem> {
 fn parse_function_call(p: &mut Parser, name: Token) -> Result<Expression, Problem> {
     let open = p.next();
     let saved = p.skip_newlines();
-    {
-        let base = p.expressions.len();
-        let mut expand_final = false;
-        let close = loop {
-            if p.peek().kind == TokenKind::CloseParen {
-                break p.next();
-            }
-            let argument = parse_expression(p)?;
-            p.expressions.push(argument);
-            let separator = p.peek();
-            match separator.kind {
-                TokenKind::Comma => {
-                    p.next();
-                }
-                TokenKind::CloseParen => break p.next(),
-                TokenKind::Ellipsis => {
-                    p.next();
-                    expand_final = true;
-                    if p.peek().kind != TokenKind::CloseParen {
-                        return Err(Problem::new(
-                            separator.span,
-                            "Missing closing parenthesis",
-                            "An expanded function argument (with ...) must be immediately followed by closing parentheses.",
-                        ));
-                    }
-                    break p.next();
-                }
-                TokenKind::Eof => {
-                    return Err(Problem::new(
-                        name.span.to(open.span),
-                        "Unterminated function call",
-                        "There is no closing parenthesis for this function call before the end of the input.",
-                    ))
-                }
-                _ => {
-                    return Err(p.unexpected(
-                        separator,
-                        "Missing argument separator",
-                        "A comma is required to separate each function argument from the next.",
-                    ))
-                }
-            }
-        };
-        p.restore_newlines(saved);
-        let arguments = p.arena.add_list(p.expressions.drain(base..));
-        let span = name.span.to(close.span);
-        let call = FunctionCall {
-            name: p.name(name),
-            name_span: name.span,
-            arguments,
-            expand_final,
-            open_span: name.span.to(open.span),
-            close_paren_span: close.span,
-            span,
-        };
-        Ok(p.node(call, ExpressionKind::FunctionCall, span))
-    }
+    let (arguments, close, expand_final) = parse_comma_separated(
+        p,
+        &Delimited {
+            close: TokenKind::CloseParen,
+            unterminated: (
+                name.span.to(open.span),
+                "Unterminated function call",
+                "There is no closing parenthesis for this function call before the end of the input.",
+            ),
+            missing_separator: (
+                "Missing argument separator",
+                "A comma is required to separate each function argument from the next.",
+            ),
+            newline_separates: false,
+            final_ellipsis: Some((
+                "Missing closing parenthesis",
+                "An expanded function argument (with ...) must be immediately followed by closing parentheses.",
+            )),
+        },
+        parse_expression,
+    )?;
+    p.restore_newlines(saved);
+    let call = FunctionCall {
+        name: p.name(name),
+        name_span: name.span,
+        arguments,
+        expand_final,
+        open_span: name.span.to(open.span),
+        close_paren_span: close.span,
+    };
+    Ok(p.tree.expression(call, name.span.to(close.span)))
 }
 
 /// Parses a tuple constructor or a tuple `for` expression, newlines
@@ -286,38 +227,26 @@ fn parse_tuple(p: &mut Parser) -> Result<Expression, Problem> {
     if p.at_keyword("for") {
         return parse_for(p, open, ForForm::Tuple);
     }
-    let base = p.expressions.len();
-    let close = loop {
-        if p.peek().kind == TokenKind::CloseBracket {
-            break p.next();
-        }
-        let element = parse_expression(p)?;
-        p.expressions.push(element);
-        let separator = p.peek();
-        match separator.kind {
-            TokenKind::Comma => {
-                p.next();
-            }
-            TokenKind::CloseBracket => break p.next(),
-            TokenKind::Eof => {
-                return Err(Problem::new(
-                    open.span,
-                    "Unterminated tuple constructor expression",
-                    "There is no corresponding closing bracket before the end of the input.",
-                ))
-            }
-            _ => {
-                return Err(p.unexpected(
-                    separator,
-                    "Missing item separator",
-                    "Expected a comma to mark the beginning of the next item.",
-                ))
-            }
-        }
-    };
-    let span = open.span.to(close.span);
-    let elements = p.arena.add_list(p.expressions.drain(base..));
-    Ok(p.node(Tuple { elements, span }, ExpressionKind::Tuple, span))
+    let (elements, close, _) = parse_comma_separated(
+        p,
+        &Delimited {
+            close: TokenKind::CloseBracket,
+            unterminated: (
+                open.span,
+                "Unterminated tuple constructor expression",
+                "There is no corresponding closing bracket before the end of the input.",
+            ),
+            missing_separator: (
+                "Missing item separator",
+                "Expected a comma to mark the beginning of the next item.",
+            ),
+            newline_separates: false,
+            final_ellipsis: None,
+        },
+        parse_expression,
+    )?;
+    Ok(p.tree
+        .expression(Tuple { elements }, open.span.to(close.span)))
 }
 
 /// Parses an object constructor or an object `for` expression, newlines
@@ -352,26 +281,35 @@ fn parse_object(p: &mut Parser) -> Result<Expression, Problem> {
     if p.at_keyword("for") {
         return parse_for(p, open, ForForm::Object);
     }
-    let unterminated = || {
-        Problem::new(
-            open.span,
-            "Unterminated object constructor expression",
-            "There is no corresponding closing brace before the end of the input.",
-        )
-    };
-    let base = p.object_items.len();
-    let close =
-        loop {
-            if p.peek().kind == TokenKind::CloseBrace {
-                break p.next();
-            }
+    let unterminated = (
+        open.span,
+        "Unterminated object constructor expression",
+        "There is no corresponding closing brace before the end of the input.",
+    );
+    let (items, close, _) = parse_comma_separated(
+        p,
+        &Delimited {
+            close: TokenKind::CloseBrace,
+            unterminated,
+            missing_separator: (
+                "Missing attribute separator",
+                "Expected a newline or comma to mark the beginning of the next attribute.",
+            ),
+            // SPEC-GAP(spec-notes/gaps/expr-object-element-separators.md)
+            newline_separates: true,
+            final_ellipsis: None,
+        },
+        |p| {
             let key = parse_object_key(p)?;
             let separator = p.peek();
             match separator.kind {
                 TokenKind::Assign | TokenKind::Colon => {
                     p.next();
                 }
-                TokenKind::Eof => return Err(unterminated()),
+                TokenKind::Eof => {
+                    let (span, summary, detail) = unterminated;
+                    return Err(Problem::new(span, summary, detail));
+                }
                 TokenKind::Comma | TokenKind::CloseBrace => {
                     return Err(Problem::new(
                         separator.span,
@@ -386,29 +324,11 @@ fn parse_object(p: &mut Parser) -> Result<Expression, Problem> {
                 )),
             }
             let value = parse_expression(p)?;
-            p.object_items.push(ObjectItem { key, value });
-            let separator = p.peek();
-            let after_line_break = p.previous().kind == TokenKind::Newline;
-            match separator.kind {
-                TokenKind::Comma => {
-                    p.next();
-                }
-                TokenKind::CloseBrace => break p.next(),
-                TokenKind::Eof => return Err(unterminated()),
-                // SPEC-GAP(spec-notes/gaps/expr-object-element-separators.md)
-                _ if after_line_break => {}
-                _ => {
-                    return Err(p.unexpected(
-                        separator,
-                        "Missing attribute separator",
-                        "Expected a newline or comma to mark the beginning of the next attribute.",
-                    ))
-                }
-            }
-        };
-    let span = open.span.to(close.span);
-    let items = p.arena.add_list(p.object_items.drain(base..));
-    Ok(p.node(Object { items, span }, ExpressionKind::Object, span))
+            Ok(ObjectItem { key, value })
+        },
+    )?;
+    Ok(p.tree
+        .expression(Object { items }, open.span.to(close.span)))
 }
 
 /// Parses the key of an object constructor element.
@@ -507,7 +427,6 @@ fn parse_for(p: &mut Parser, open: Token, form: ForForm) -> Result<Expression, P
             "A key expression (\"key => value\") is required when building an object.",
         ));
     }
-    let span = open.span.to(close.span);
     let for_expr = ForExpr {
         key_var,
         value_var,
@@ -516,9 +435,8 @@ fn parse_for(p: &mut Parser, open: Token, form: ForForm) -> Result<Expression, P
         value,
         grouping,
         condition,
-        span,
     };
-    Ok(p.node(for_expr, ExpressionKind::For, span))
+    Ok(p.tree.expression(for_expr, open.span.to(close.span)))
 }
 
 /// Consumes an identifier, or reports an invalid `for` expression.
@@ -566,8 +484,5 @@ fn expect_identifier(p: &mut Parser, what: &str, needed: &str) -> Result<Identif
         ));
     }
     p.next();
-    Ok(Identifier {
-        name: p.name(token),
-        span: token.span,
-    })
+    Ok(p.identifier(token))
 }

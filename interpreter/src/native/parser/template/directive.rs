@@ -3,16 +3,39 @@
 //!
 //! Spec: hclsyntax-spec.md § Template If Directive, § Template For Directive
 
+use super::super::builder::OpenList;
 use super::super::expression::parse_expression;
 use super::super::term::parse_for_variables;
 use super::super::Parser;
-use super::{close_sequence, End, Item, Sequence, Strip};
-use crate::native::ast::{
+use super::{close_sequence, End, Item, Items, Sequence, Strip};
+use crate::native::ast::node::{
     Expression, Identifier, List, Template, TemplateFor, TemplateIf, TemplatePart,
 };
 use crate::native::lexer::{Token, TokenKind};
-use crate::native::source::Span;
 use crate::native::Problem;
+use crate::source::Span;
+
+/// The opening marker of a directive: `%{ if ... }` or `%{ for ... }`.
+pub(super) enum Opening {
+    If {
+        condition: Expression,
+        span: Span,
+    },
+    For {
+        key_var: Option<Identifier>,
+        value_var: Identifier,
+        collection: Expression,
+        span: Span,
+    },
+}
+
+impl Opening {
+    pub(super) fn span(&self) -> Span {
+        match self {
+            Opening::If { span, .. } | Opening::For { span, .. } => *span,
+        }
+    }
+}
 
 /// Parses a directive marker, its opener consumed.
 ///
@@ -28,7 +51,15 @@ use crate::native::Problem;
 /// does. SPEC-GAP(spec-notes/gaps/template-grammar-typos.md)
 ///
 /// Spec: hclsyntax-spec.md § Template If Directive, § Template For Directive
-pub(super) fn parse_directive(p: &mut Parser, opener: Token, strip: bool) -> Result<Item, Problem> {
+///
+/// The expression and variables of an opening marker are added to
+/// `openings`; its item holds its index there.
+pub(super) fn parse_directive(
+    p: &mut Parser,
+    opener: Token,
+    strip: bool,
+    openings: &mut Vec<Opening>,
+) -> Result<Item, Problem> {
     let saved = p.skip_newlines();
     {
         let keyword = p.peek();
@@ -72,21 +103,23 @@ pub(super) fn parse_directive(p: &mut Parser, opener: Token, strip: bool) -> Res
             before: strip,
             after,
         };
-        Ok(match kind {
-            Kind::If(condition) => Item::If {
-                condition,
-                span,
+        let mut open = |opening: Opening| {
+            openings.push(opening);
+            Item::Open {
+                opening: (openings.len() - 1) as u32,
                 strip,
-            },
+            }
+        };
+        Ok(match kind {
+            Kind::If(condition) => open(Opening::If { condition, span }),
             Kind::Else => Item::Else { span, strip },
             Kind::EndIf => Item::EndIf { span, strip },
-            Kind::For(key_var, value_var, collection) => Item::For {
+            Kind::For(key_var, value_var, collection) => open(Opening::For {
                 key_var,
                 value_var,
                 collection,
                 span,
-                strip,
-            },
+            }),
             Kind::EndFor => Item::EndFor { span, strip },
         })
     }
@@ -99,80 +132,89 @@ enum OpenDirective {
         span: Span,
         /// The parts of the `then` branch once `else` has been seen.
         then_parts: Option<(List<TemplatePart>, Span)>,
-        /// Where the parts of its body start on the parser's stack of
-        /// template parts.
-        base: usize,
+        /// The parts of the branch being read.
+        parts: OpenList<TemplatePart>,
     },
     For {
         key_var: Option<Identifier>,
         value_var: Identifier,
         collection: Expression,
         span: Span,
-        base: usize,
+        parts: OpenList<TemplatePart>,
     },
 }
 
 /// Step 4: matches directive markers into nested directives.
 ///
-/// The parts of the template, and of each directive's body, are gathered
-/// on the parser's stack of template parts, and each body is moved into a
-/// list of the tree when its directive ends (so an enclosing body's parts
-/// are below it on the stack).
+/// A template without directives is its items, literals and
+/// interpolations, as they are. Otherwise the parts of the template, and
+/// of each directive's body, are gathered as lists of the tree being
+/// built, a directive's body closing when its directive ends.
 ///
 /// Spec: hclsyntax-spec.md § Template If Directive, § Template For Directive
 pub(super) fn build_template(
     p: &mut Parser,
-    items: &mut Vec<Item>,
+    items: Items,
     span: Span,
     end_span: Span,
 ) -> Result<Template, Problem> {
+    if !items.markers {
+        let parts = p.tree.close_list_as(items.list, |item| match item {
+            Item::Literal { text, span } => Some(TemplatePart::Literal { text, span }),
+            Item::Interpolation { expression, .. } => Some(TemplatePart::Interpolation(expression)),
+            _ => None,
+        });
+        return Ok(Template { parts, span });
+    }
+    let mut openings = items.openings.into_iter();
     let mut stack: Vec<OpenDirective> = Vec::new();
-    let template_base = p.template_parts.len();
+    let template = p.tree.open_list();
     let mut body_start = span.start;
-    for item in items.drain(..) {
+    let mut next = 0;
+    while let Some(item) = p.tree.item(&items.list, next) {
+        next += 1;
         match item {
-            Item::Literal { text, span } => {
-                p.template_parts.push(TemplatePart::Literal { text, span })
+            Item::Literal { text, span } => p.tree.push(TemplatePart::Literal { text, span }),
+            Item::Interpolation { expression, .. } => {
+                p.tree.push(TemplatePart::Interpolation(expression))
             }
-            Item::Interpolation { interpolation, .. } => p
-                .template_parts
-                .push(TemplatePart::Interpolation(interpolation)),
-            Item::If {
-                condition, span, ..
-            } => {
-                stack.push(OpenDirective::If {
-                    condition,
-                    span,
-                    then_parts: None,
-                    base: p.template_parts.len(),
+            Item::Open { .. } => {
+                let Some(opening) = openings.next() else {
+                    continue;
+                };
+                body_start = opening.span().end;
+                let parts = p.tree.open_list();
+                stack.push(match opening {
+                    Opening::If { condition, span } => OpenDirective::If {
+                        condition,
+                        span,
+                        then_parts: None,
+                        parts,
+                    },
+                    Opening::For {
+                        key_var,
+                        value_var,
+                        collection,
+                        span,
+                    } => OpenDirective::For {
+                        key_var,
+                        value_var,
+                        collection,
+                        span,
+                        parts,
+                    },
                 });
-                body_start = span.end;
-            }
-            Item::For {
-                key_var,
-                value_var,
-                collection,
-                span,
-                ..
-            } => {
-                stack.push(OpenDirective::For {
-                    key_var,
-                    value_var,
-                    collection,
-                    span,
-                    base: p.template_parts.len(),
-                });
-                body_start = span.end;
             }
             Item::Else { span, .. } => match stack.last_mut() {
                 Some(OpenDirective::If {
                     then_parts: then_parts @ None,
-                    base,
+                    parts,
                     ..
                 }) => {
-                    let parts = p.arena.add_list(p.template_parts.drain(*base..));
+                    let then_list = p.tree.close_list(*parts);
+                    *parts = p.tree.open_list();
                     *then_parts = Some((
-                        parts,
+                        then_list,
                         Span {
                             start: body_start,
                             end: span.start,
@@ -194,10 +236,10 @@ pub(super) fn build_template(
                     condition,
                     span,
                     then_parts,
-                    base,
+                    parts,
                 }) => {
                     let body = Template {
-                        parts: p.arena.add_list(p.template_parts.drain(base..)),
+                        parts: p.tree.close_list(parts),
                         span: Span {
                             start: body_start,
                             end: end.start,
@@ -222,13 +264,13 @@ pub(super) fn build_template(
                             },
                         ),
                     };
-                    let directive = p.arena.add(TemplateIf {
+                    let directive = p.tree.add(TemplateIf {
                         condition,
                         then_template,
                         else_template,
                         span: span.to(end),
                     });
-                    p.template_parts.push(TemplatePart::If(directive));
+                    p.tree.push(TemplatePart::If(directive));
                     body_start = end.end;
                 }
                 other => {
@@ -242,23 +284,23 @@ pub(super) fn build_template(
                     value_var,
                     collection,
                     span,
-                    base,
+                    parts,
                 }) => {
                     let body = Template {
-                        parts: p.arena.add_list(p.template_parts.drain(base..)),
+                        parts: p.tree.close_list(parts),
                         span: Span {
                             start: body_start,
                             end: end.start,
                         },
                     };
-                    let directive = p.arena.add(TemplateFor {
+                    let directive = p.tree.add(TemplateFor {
                         key_var,
                         value_var,
                         collection,
                         body,
                         span: span.to(end),
                     });
-                    p.template_parts.push(TemplatePart::For(directive));
+                    p.tree.push(TemplatePart::For(directive));
                     body_start = end.end;
                 }
                 other => {
@@ -279,7 +321,8 @@ pub(super) fn build_template(
             format!("The {keyword} directive is missing its corresponding {closing} directive."),
         ));
     }
-    let parts = p.arena.add_list(p.template_parts.drain(template_base..));
+    p.tree.discard(items.list);
+    let parts = p.tree.close_list(template);
     Ok(Template { parts, span })
 }
 

@@ -4,6 +4,7 @@
 //! Spec: hclsyntax-spec.md § Template Literals, § Template Expressions
 
 use super::Item;
+use crate::native::ast::node::TextRange;
 use crate::native::lexer::is_indentation;
 
 /// Whether a character is a space for strip markers: "Space characters are
@@ -33,16 +34,17 @@ pub(super) fn apply_strip_markers(items: &mut [Item], buffer: &str) {
         let strip = items[i].strip();
         if strip.before && i > 0 {
             if let Item::Literal { text, .. } = &mut items[i - 1] {
-                let kept = buffer[text.start..text.end]
+                let kept = buffer[text.range()]
                     .trim_end_matches(is_unicode_space)
                     .len();
-                text.end = text.start + kept;
+                *text = TextRange::new(text.range().start, text.range().start + kept);
             }
         }
         if strip.after {
             if let Some(Item::Literal { text, .. }) = items.get_mut(i + 1) {
-                let literal = &buffer[text.start..text.end];
-                text.start += literal.len() - literal.trim_start_matches(is_unicode_space).len();
+                let literal = &buffer[text.range()];
+                let stripped = literal.len() - literal.trim_start_matches(is_unicode_space).len();
+                *text = TextRange::new(text.range().start + stripped, text.range().end);
             }
         }
     }
@@ -84,7 +86,7 @@ pub(super) fn flush_heredoc(items: &mut [Item], buffer: &mut String, scratch: &m
             at_line_start = false;
             continue;
         };
-        let text = &buffer[text.start..text.end];
+        let text = &buffer[text.range()];
         for start in line_starts(text, at_line_start) {
             if let Some(spaces) = indentation(&text[start..]) {
                 minimum = Some(minimum.map_or(spaces, |m| m.min(spaces)));
@@ -101,7 +103,7 @@ pub(super) fn flush_heredoc(items: &mut [Item], buffer: &mut String, scratch: &m
             at_line_start = false;
             continue;
         };
-        let text = &buffer[range.start..range.end];
+        let text = &buffer[range.range()];
         let ends_line = text.ends_with('\n');
         scratch.clear();
         let mut copied = 0;
@@ -113,9 +115,9 @@ pub(super) fn flush_heredoc(items: &mut [Item], buffer: &mut String, scratch: &m
             }
         }
         scratch.push_str(&text[copied..]);
-        range.start = buffer.len();
+        let start = buffer.len();
         buffer.push_str(scratch);
-        range.end = buffer.len();
+        *range = TextRange::new(start, buffer.len());
         at_line_start = ends_line;
     }
 }

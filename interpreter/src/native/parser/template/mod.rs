@@ -18,76 +18,29 @@
 //! rule (§ Template Literals, § Template Expressions).
 
 mod directive;
+pub(super) mod item;
 mod literal;
 
-use directive::{build_template, parse_directive};
+use item::{Item, Strip};
+
+use directive::{build_template, parse_directive, Opening};
 
 use literal::{apply_strip_markers, flush_heredoc};
 
+use super::builder::OpenList;
 use super::expression::parse_expression;
 use super::Parser;
-use crate::native::ast::{Expression, Identifier, Interpolation, Template, TextRange};
-use crate::native::lexer::{decode_escape, Token, TokenKind};
-use crate::native::source::Span;
+use crate::native::ast::node::Template;
+use crate::native::lexer::{Token, TokenKind};
 use crate::native::Problem;
+use crate::source::Span;
 
-/// The strip markers of a sequence: `~` after its opening `{` strips the
-/// literal before it, `~` before its closing `}` the literal after it.
-#[derive(Clone, Copy, Default)]
-pub(super) struct Strip {
-    before: bool,
-    after: bool,
-}
-
-/// A template element before directives are matched.
-pub(super) enum Item {
-    /// Literal text: a range of the tree's text.
-    Literal {
-        text: TextRange,
-        span: Span,
-    },
-    Interpolation {
-        interpolation: Interpolation,
-        strip: Strip,
-    },
-    If {
-        condition: Expression,
-        span: Span,
-        strip: Strip,
-    },
-    Else {
-        span: Span,
-        strip: Strip,
-    },
-    EndIf {
-        span: Span,
-        strip: Strip,
-    },
-    For {
-        key_var: Option<Identifier>,
-        value_var: Identifier,
-        collection: Expression,
-        span: Span,
-        strip: Strip,
-    },
-    EndFor {
-        span: Span,
-        strip: Strip,
-    },
-}
-
-impl Item {
-    fn strip(&self) -> Strip {
-        match self {
-            Item::Literal { .. } => Strip::default(),
-            Item::Interpolation { strip, .. }
-            | Item::If { strip, .. }
-            | Item::Else { strip, .. }
-            | Item::EndIf { strip, .. }
-            | Item::For { strip, .. }
-            | Item::EndFor { strip, .. } => *strip,
-        }
-    }
+/// The items of a template being read, and the openings of its directives.
+pub(super) struct Items {
+    list: OpenList<Item>,
+    openings: Vec<Opening>,
+    /// Whether there is a directive marker among the items.
+    markers: bool,
 }
 
 /// How a template ends.
@@ -119,52 +72,53 @@ pub(super) fn parse_template_expression(p: &mut Parser) -> Result<Template, Prob
         TokenKind::HeredocOpen { flush } => (End::Heredoc, flush),
         _ => (End::Quote, false),
     };
-    let (mut items, close) = collect_items(p, end)?;
+    let (items, close) = collect_items(p, end)?;
+    let (list, text) = p.tree.template_items_with_text(&items.list);
     if flush {
-        flush_heredoc(&mut items, &mut p.arena.text, &mut p.flush_text);
+        flush_heredoc(list, text, &mut p.flush_text);
     }
-    apply_strip_markers(&mut items, &p.arena.text);
-    let template = build_template(p, &mut items, open.span.to(close.span), close.span);
-    p.template_items = items;
-    template
+    apply_strip_markers(list, text);
+    build_template(p, items, open.span.to(close.span), close.span)
 }
 
 /// Parses a whole source as a template, in template file mode.
 ///
 /// Spec: hclsyntax-spec.md § Templates
 pub(super) fn parse_template_file(p: &mut Parser) -> Result<Template, Problem> {
-    let (mut items, close) = collect_items(p, End::File)?;
-    apply_strip_markers(&mut items, &p.arena.text);
+    let (items, close) = collect_items(p, End::File)?;
+    let (list, text) = p.tree.template_items_with_text(&items.list);
+    apply_strip_markers(list, text);
     let span = Span {
         start: 0,
         end: close.span.end,
     };
-    build_template(p, &mut items, span, close.span)
+    build_template(p, items, span, close.span)
 }
 
 /// Step 1: reads the template's tokens up to and including its end.
-///
-/// The items are read into the parser's spare list (a nested template
-/// gets a new one), which the caller gives back once it has drained it.
-fn collect_items(p: &mut Parser, end: End) -> Result<(Vec<Item>, Token), Problem> {
-    let mut items = std::mem::take(&mut p.template_items);
+fn collect_items(p: &mut Parser, end: End) -> Result<(Items, Token), Problem> {
+    let mut items = Items {
+        list: p.tree.open_list(),
+        openings: Vec::new(),
+        markers: false,
+    };
     let mut open_directives = 0;
-    // The span of the literal being read, and where its text starts in the
-    // tree's text: adjacent text and escapes are one literal, stored once
-    // complete.
+    // Where the literal being read starts, and where its text starts in
+    // the tree's text: adjacent text and escapes are one literal, stored
+    // once complete.
     let mut literal: Option<(Span, usize)> = None;
     let close = loop {
         let token = p.next();
         if !matches!(token.kind, TokenKind::Text | TokenKind::Escape) {
-            end_literal(p, &mut items, literal.take());
+            end_literal(p, literal.take());
         }
         match token.kind {
             TokenKind::Text | TokenKind::Escape => {
-                let start = p.arena.text.len();
+                let start = p.tree.text_len();
                 if token.kind == TokenKind::Text {
-                    p.arena.text.push_str(p.text(token));
+                    p.tree.push_text(p.text(token));
                 } else {
-                    decode_escape(p.text(token), &mut p.arena.text);
+                    p.tree.push_escape(p.text(token));
                 }
                 literal = Some(match literal {
                     Some((span, start)) => (span.to(token.span), start),
@@ -172,14 +126,16 @@ fn collect_items(p: &mut Parser, end: End) -> Result<(Vec<Item>, Token), Problem
                 });
             }
             TokenKind::InterpolationStart { strip } => {
-                items.push(parse_interpolation(p, token, strip, end)?);
+                let item = parse_interpolation(p, token, strip, end)?;
+                p.tree.push(item);
             }
             TokenKind::DirectiveStart { strip } => {
-                let item = parse_directive(p, token, strip)?;
+                let item = parse_directive(p, token, strip, &mut items.openings)?;
+                items.markers = true;
                 // Directive bodies nest: count them as the evaluator will.
                 match item {
-                    Item::If { span, .. } | Item::For { span, .. } => {
-                        p.enter(span)?;
+                    Item::Open { opening, .. } => {
+                        p.enter(items.openings[opening as usize].span())?;
                         open_directives += 1;
                     }
                     Item::EndIf { .. } | Item::EndFor { .. } if open_directives > 0 => {
@@ -188,7 +144,7 @@ fn collect_items(p: &mut Parser, end: End) -> Result<(Vec<Item>, Token), Problem
                     }
                     _ => {}
                 }
-                items.push(item);
+                p.tree.push(item);
             }
             TokenKind::CloseQuote if end == End::Quote => break token,
             TokenKind::HeredocClose if end == End::Heredoc => break token,
@@ -221,13 +177,10 @@ fn collect_items(p: &mut Parser, end: End) -> Result<(Vec<Item>, Token), Problem
 
 /// Stores the literal read so far, if any: its span, and the range of
 /// the tree's text its text was read into.
-fn end_literal(p: &mut Parser, items: &mut Vec<Item>, literal: Option<(Span, usize)>) {
+fn end_literal(p: &mut Parser, literal: Option<(Span, usize)>) {
     if let Some((span, start)) = literal {
-        let end = p.arena.text.len();
-        items.push(Item::Literal {
-            text: TextRange { start, end },
-            span,
-        });
+        let text = p.tree.text_since(start);
+        p.tree.push(Item::Literal { text, span });
     }
 }
 
@@ -297,17 +250,14 @@ fn parse_interpolation(
     end: End,
 ) -> Result<Item, Problem> {
     let saved = p.skip_newlines();
-    {
-        let expression = parse_expression(p)?;
-        let strip_after = close_sequence(p, opener, end, Sequence::Interpolation)?;
-        let span = opener.span.to(p.previous().span);
-        p.restore_newlines(saved);
-        Ok(Item::Interpolation {
-            interpolation: Interpolation { expression, span },
-            strip: Strip {
-                before: strip,
-                after: strip_after,
-            },
-        })
-    }
+    let expression = parse_expression(p)?;
+    let strip_after = close_sequence(p, opener, end, Sequence::Interpolation)?;
+    p.restore_newlines(saved);
+    Ok(Item::Interpolation {
+        expression,
+        strip: Strip {
+            before: strip,
+            after: strip_after,
+        },
+    })
 }

@@ -24,8 +24,11 @@ pub struct Span {
     pub end: u32,
 }
 
-/// The longest source the native syntax reads, in bytes (4 GiB - 1).
-pub const MAX_SOURCE_LEN: usize = u32::MAX as usize;
+/// The longest source the native syntax reads, in bytes (2 GiB - 1): spans
+/// hold 32-bit offsets, and so do the ranges of a syntax tree's literal
+/// text, which can be up to twice the source (the lines of a `<<-`
+/// heredoc are kept again once their indentation is removed).
+pub const MAX_SOURCE_LEN: usize = (u32::MAX / 2) as usize;
 
 impl Span {
     /// The span of bytes `start..end` of a source no longer than
