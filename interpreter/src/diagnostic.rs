@@ -87,6 +87,17 @@ pub struct Diagnostic {
 }
 
 impl Diagnostic {
+    /// The summary of an internal error: a bug of the reference
+    /// interpreter (a panic caught, a state its invariants rule out),
+    /// never an answer about the input.
+    pub const INTERNAL_ERROR: &'static str = "Internal error of the reference interpreter";
+
+    /// Whether this reports an internal error rather than a problem of the
+    /// input.
+    pub fn is_internal_error(&self) -> bool {
+        self.summary == Self::INTERNAL_ERROR
+    }
+
     /// A diagnostic without a source range.
     pub fn new(phase: Phase, summary: impl Into<String>, detail: impl Into<String>) -> Self {
         Diagnostic {

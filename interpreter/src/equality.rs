@@ -70,7 +70,6 @@ pub fn equal(a: &Value, b: &Value) -> Truth {
         (Value::Null(ta), Value::Null(tb)) => {
             Truth::from_bool(ta == tb || *ta == Type::Dynamic || *tb == Type::Dynamic)
         }
-        (Value::Null(_), _) | (_, Value::Null(_)) => Truth::False,
         (Value::String(x), Value::String(y)) => Truth::from_bool(x == y),
         (Value::Number(x), Value::Number(y)) => Truth::from_bool(x == y),
         (Value::Bool(x), Value::Bool(y)) => Truth::from_bool(x == y),
@@ -97,6 +96,8 @@ pub fn equal(a: &Value, b: &Value) -> Truth {
         (Value::Object(x), Value::Object(y)) if a.ty().could_be_identical(&b.ty()) => {
             Truth::all(x.values().zip(y.values()).map(|(p, q)| equal(p, q)))
         }
+        // A null and a non-null value, values of different kinds, and
+        // collections or structures whose types cannot be identical.
         _ => Truth::False,
     }
 }

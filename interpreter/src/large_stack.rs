@@ -39,7 +39,7 @@ impl Failure {
         };
         vec![Diagnostic::new(
             Phase::Eval,
-            "Internal error of the reference interpreter",
+            Diagnostic::INTERNAL_ERROR,
             why,
         )]
     }

@@ -156,6 +156,16 @@ fn without_trailing_zeros(d: BigDecimal) -> BigDecimal {
     }
 }
 
+/// `d` rounded, half to even, to [`PRECISION`] significant digits: "A
+/// non-integer number is rounded to the nearest possible value when a
+/// value is of too high a precision to be represented."
+///
+/// Spec: spec.md § Primitive Types
+fn round_to_precision(d: BigDecimal) -> BigDecimal {
+    let precision = NonZeroU64::new(PRECISION).expect("non-zero");
+    without_trailing_zeros(d.with_precision_round(precision, RoundingMode::HalfEven))
+}
+
 fn power_of_ten(exponent: u64) -> BigInt {
     // Exponents are bounded by the representation's limits (a few times
     // MAX_INTEGER_DIGITS), so they fit in a u32.
@@ -189,12 +199,7 @@ impl Number {
         let d = without_trailing_zeros(d);
         let scale = d.fractional_digit_count();
         if scale > 0 && digits as u64 > PRECISION {
-            // "A non-integer number is rounded to the nearest possible value
-            // when a value is of too high a precision to be represented."
-            let precision = NonZeroU64::new(PRECISION).expect("non-zero");
-            return Ok(Number::Finite(Decimal::from_big(without_trailing_zeros(
-                d.with_precision_round(precision, RoundingMode::HalfEven),
-            ))));
+            return Ok(Number::Finite(Decimal::from_big(round_to_precision(d))));
         }
         Ok(Number::Finite(Decimal::from_big(d)))
     }
@@ -285,7 +290,7 @@ impl Number {
         let trailing = (significant.len() - without_trailing.len()) as i64;
         let mut digits = without_trailing.to_string();
         // value = digits × 10^-scale
-        let mut scale = frac_digits.len() as i64 - exponent - trailing;
+        let scale = frac_digits.len() as i64 - exponent - trailing;
         let adjusted = digits.len() as i64 - 1 - scale;
         if adjusted >= MAX_INTEGER_DIGITS {
             return Err(NumberError::Overflow);
@@ -294,10 +299,21 @@ impl Number {
             if adjusted < MIN_EXPONENT {
                 return Ok(Number::zero());
             }
-            if digits.len() as u64 > PRECISION {
-                let dropped = digits.len() as i64 - PRECISION as i64;
-                digits = round_digits_half_even(&digits, PRECISION as usize);
-                scale -= dropped;
+            // A non-integer of more than PRECISION digits is rounded. Of the
+            // digits beyond PRECISION, the first and whether any other is
+            // non-zero decide the rounding; the last digit is not zero, so
+            // a `1` stands for all the others.
+            let keep = PRECISION as usize + 1;
+            if digits.len() > keep + 1 {
+                let dropped = (digits.len() - keep - 1) as i64;
+                digits.truncate(keep);
+                digits.push('1');
+                let mantissa: BigInt = digits.parse().map_err(|_| NumberError::Syntax)?;
+                let mantissa = if negative { -mantissa } else { mantissa };
+                return Number::finite(round_to_precision(BigDecimal::new(
+                    mantissa,
+                    scale - dropped,
+                )));
             }
         }
         let mantissa: BigInt = digits.parse().map_err(|_| NumberError::Syntax)?;
@@ -415,9 +431,6 @@ impl Number {
             {
                 Ok(Number::from_i64(a / b))
             }
-            (Number::Finite(Decimal(Small(a))), Number::Finite(Decimal(Small(b)))) => {
-                divide_small(*a, *b)
-            }
             (Number::Finite(a), Number::Finite(b)) => divide_finite(&a.to_big(), &b.to_big()),
             (Number::Finite(_), _) => Ok(Number::zero()),
             (a, Number::Finite(_)) => Ok(Number::infinity(a.signum() * other.signum())),
@@ -483,94 +496,6 @@ impl Number {
             format!("{sign}0.{}{digits}", "0".repeat(scale - digits.len()))
         }
     }
-}
-
-/// Rounds a string of significant digits to `keep` digits, half to even.
-/// The result is one digit longer when rounding carries (`999` -> `1000`).
-fn round_digits_half_even(digits: &str, keep: usize) -> String {
-    let bytes = digits.as_bytes();
-    let (kept, dropped) = bytes.split_at(keep);
-    let first_dropped = dropped[0];
-    let rest_nonzero = dropped[1..].iter().any(|&b| b != b'0');
-    let last_kept_odd = (kept[keep - 1] - b'0') % 2 == 1;
-    let round_up =
-        first_dropped > b'5' || (first_dropped == b'5' && (rest_nonzero || last_kept_odd));
-    let mut out = kept.to_vec();
-    if round_up {
-        let mut i = out.len();
-        loop {
-            if i == 0 {
-                // All kept digits were nines: `999` becomes `1000`, which at
-                // the same scale is the correctly rounded value.
-                out.insert(0, b'1');
-                break;
-            }
-            i -= 1;
-            if out[i] == b'9' {
-                out[i] = b'0';
-            } else {
-                out[i] += 1;
-                break;
-            }
-        }
-    }
-    String::from_utf8(out).expect("ASCII digits")
-}
-
-/// `a / b` for small integers, `b` not zero: the quotient's digits by long
-/// division in machine words (18 at a time) until there is at least one
-/// digit beyond [`PRECISION`], then a sticky digit for a non-zero
-/// remainder and the rounding of `Number::finite` (half to even), as
-/// [`divide_finite`] does with big integers.
-fn divide_small(a: i64, b: i64) -> Result<Number, NumberError> {
-    const CHUNK: u64 = 1_000_000_000_000_000_000; // 10^18
-    let divisor = u128::from(b.unsigned_abs());
-    let dividend = u128::from(a.unsigned_abs());
-    let whole = dividend / divisor;
-    let mut remainder = dividend % divisor;
-    let mut mantissa = BigInt::from(whole);
-    // Significant digits so far: leading zeros of a quotient below 1 are
-    // not significant.
-    let digits = |n: u128| n.checked_ilog10().map_or(0, |log| log as usize + 1);
-    let mut significant = digits(whole);
-    let mut scale = 0i64;
-    while remainder != 0 && significant <= PRECISION as usize {
-        // Below divisor * 10^18 < 2^63 * 2^60: no overflow.
-        remainder *= u128::from(CHUNK);
-        // Below 10^18: a u64.
-        let chunk = (remainder / divisor) as u64;
-        remainder %= divisor;
-        mantissa = mantissa * CHUNK + chunk;
-        scale += 18;
-        significant = if significant == 0 {
-            digits(u128::from(chunk))
-        } else {
-            significant + 18
-        };
-    }
-    if remainder != 0 {
-        mantissa = mantissa * 10u32 + 1u32;
-        scale += 1;
-        significant += 1;
-    }
-    // Rounded here, half to even, as `Number::finite` would: the number of
-    // digits is known, which spares it counting them.
-    if significant > PRECISION as usize {
-        let dropped = (significant - PRECISION as usize) as u64;
-        let unit = power_of_ten(dropped);
-        let kept = &mantissa / &unit;
-        let rest = &mantissa - &kept * &unit;
-        mantissa = match (rest * 2u32).cmp(&unit) {
-            Ordering::Less => kept,
-            Ordering::Greater => kept + 1u32,
-            Ordering::Equal if kept.bit(0) => kept + 1u32,
-            Ordering::Equal => kept,
-        };
-        scale -= dropped as i64;
-    }
-    let negative = (a < 0) != (b < 0);
-    let mantissa = if negative { -mantissa } else { mantissa };
-    Number::finite(BigDecimal::new(mantissa, scale))
 }
 
 /// `a / b` for finite `a` and non-zero `b`.
@@ -716,44 +641,6 @@ mod tests {
             two_thirds.to_decimal_string(),
             format!("0.{}7", "6".repeat(99))
         );
-    }
-
-    /// The machine-word division of small integers gives what the general
-    /// division of big decimals gives, exact and rounded quotients alike,
-    /// including ties broken by the sticky digit and quotients below one.
-    #[test]
-    fn small_division_agrees_with_big_division() {
-        let mut values = vec![
-            0,
-            1,
-            -1,
-            2,
-            3,
-            7,
-            10,
-            -12,
-            1024,
-            3000,
-            999_999_999_999,
-            10i64.pow(18),
-            i64::MAX,
-            i64::MIN + 1,
-        ];
-        // A fixed pseudo-random sequence (xorshift) for more operands.
-        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
-        for _ in 0..200 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            let digits = (x % 19) as u32;
-            values.push((x >> 8) as i64 % 10i64.pow(digits.max(1)));
-        }
-        for &a in &values {
-            for &b in values.iter().filter(|&&b| b != 0) {
-                let big = divide_finite(&BigDecimal::from(a), &BigDecimal::from(b));
-                assert_eq!(divide_small(a, b), big, "{a} / {b}");
-            }
-        }
     }
 
     #[test]

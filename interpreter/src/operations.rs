@@ -96,16 +96,8 @@ fn eval_error(summary: impl Into<String>) -> Diagnostic {
 
 /// Applies an operation to its operands.
 pub fn apply(op: Operation, operands: &[Value]) -> Result<Value, Diagnostic> {
-    match operands {
-        [a] if op.arity() == 1 => apply_to(op, &[a]),
-        [a, b] if op.arity() == 2 => apply_to(op, &[a, b]),
-        _ => Err(eval_error(format!(
-            "{} takes {} operand(s), not {}",
-            op.name(),
-            op.arity(),
-            operands.len()
-        ))),
-    }
+    let operands: Vec<&Value> = operands.iter().collect();
+    apply_to(op, &operands)
 }
 
 /// [`apply`] to borrowed operands, as many as the operation takes (so that

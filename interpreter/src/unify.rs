@@ -137,10 +137,10 @@ fn one_collection(types: &[&Type]) -> Result<Option<Type>, String> {
             _ => return Ok(None),
         }
     }
+    // Maps or objects among lists, sets or tuples make a collection type
+    // that they do not convert to, which `all_convert` then rejects.
     let collection: fn(Type) -> Type = if maps > 0 && maps + objects == types.len() {
         Type::map
-    } else if maps + objects > 0 {
-        return Ok(None);
     } else if lists > 0 {
         Type::list
     } else if sets > 0 {
@@ -164,8 +164,9 @@ fn one_collection(types: &[&Type]) -> Result<Option<Type>, String> {
 fn unify_pair(a: &Type, b: &Type) -> Option<Type> {
     use Type::*;
     let unified = match (a, b) {
+        // (unify_types leaves the dynamic pseudo-type out before it pairs
+        // types.)
         _ if a == b => a.clone(),
-        (Dynamic, other) | (other, Dynamic) => other.clone(),
 
         // "Number and bool types both unify with string by preferring
         // string." Applied transitively, number and bool meet at string.

@@ -11,6 +11,8 @@ use hcl_conformance::requirements::{
 };
 use hcl_conformance::run::{run_case, CaseRecord, RunSettings};
 use hcl_conformance::suite::{load_suite, SPEC_PROFILE};
+use hcl_conformance::wire::Outcome;
+use hcl_interpreter::Diagnostic;
 use std::collections::BTreeSet;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
@@ -28,7 +30,19 @@ fn main() {
     };
     let args = libtest_mimic::Arguments::from_args();
     let settings = Arc::new(RunSettings {
-        implementation: Arc::new(|input: &_| reference::run(input)),
+        // An internal error of the reference interpreter (a panic it
+        // caught) is a crash, never an error a case may expect.
+        implementation: Arc::new(|input: &_| match reference::run(input) {
+            Outcome::Error(answer)
+                if answer
+                    .diagnostics
+                    .iter()
+                    .any(|d| d.summary == Diagnostic::INTERNAL_ERROR) =>
+            {
+                Outcome::Crashed(format!("{:?}", answer.diagnostics))
+            }
+            outcome => outcome,
+        }),
         capabilities: None,
         profile: SPEC_PROFILE.to_string(),
         known_failures: KnownFailures::default(),

@@ -118,11 +118,12 @@ pub fn convert(v: &Value, to: &Type) -> Result<Converted, Diagnostic> {
     if *to == Type::Dynamic {
         return Ok(safe(v.clone()));
     }
-    match v {
-        Value::Null(_) => return Ok(safe(Value::Null(to.clone()))),
-        Value::Unknown(Type::Dynamic) => return Ok(safe(Value::Unknown(to.clone()))),
-        _ => {}
+    if let Value::Null(_) = v {
+        return Ok(safe(Value::Null(to.clone())));
     }
+    // The dynamic value takes the general path: the dynamic pseudo-type
+    // converts safely to every type (`conversion_safety`), and an unknown
+    // value becomes the unknown value of the target type (`convert_value`).
     let from = v.ty();
     let no_conversion = || {
         Diagnostic::new(
@@ -140,8 +141,10 @@ pub fn convert(v: &Value, to: &Type) -> Result<Converted, Diagnostic> {
 /// Converts a value whose type is known to convert to `to`, where `to` has
 /// already been resolved against the value's type.
 pub(crate) fn convert_value(v: &Value, to: &Type) -> Result<Value, Failure> {
+    // The resolved target has the dynamic pseudo-type only where the value
+    // is null or unknown (the dynamic parts of a specification took the
+    // source's types), so the first two arms also convert to it.
     match (v, to) {
-        (_, Type::Dynamic) => Ok(v.clone()),
         (Value::Null(_), _) => Ok(Value::Null(to.clone())),
         // An unknown value converts to the unknown value of the target type:
         // which value it becomes is as unknown as the value itself.

@@ -180,6 +180,8 @@ pub fn parse_config(source: &str) -> Result<Parsed<node::ConfigFile>, Diagnostic
 pub struct Parsed<R> {
     tree: R,
     arena: node::Arena,
+    /// The deepest nesting of the tree, which the unit tests check.
+    #[cfg(test)]
     depth: usize,
     lines: LineIndex,
 }
@@ -234,11 +236,6 @@ impl<R: Root> Parsed<R> {
     /// The source text.
     pub fn source(&self) -> &str {
         self.lines.source()
-    }
-
-    /// The deepest nesting of the tree (see the module documentation).
-    pub fn depth(&self) -> usize {
-        self.depth
     }
 }
 
@@ -331,6 +328,7 @@ fn parse_only<T>(
     Ok(Parsed {
         tree: output.tree,
         arena: output.arena,
+        #[cfg(test)]
         depth: output.depth,
         lines: LineIndex::new(source),
     })

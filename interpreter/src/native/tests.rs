@@ -49,9 +49,9 @@ enum Mode {
 fn parse_depth(mode: Mode, source: &str) -> Result<usize, Diagnostic> {
     let first = |d: Diagnostics| d.into_iter().next().expect("a diagnostic");
     match mode {
-        Mode::Expression => parse_expression(source).map(|p| p.depth()).map_err(first),
-        Mode::Template => parse_template(source).map(|p| p.depth()).map_err(first),
-        Mode::Config => parse_config(source).map(|p| p.depth()).map_err(first),
+        Mode::Expression => parse_expression(source).map(|p| p.depth).map_err(first),
+        Mode::Template => parse_template(source).map(|p| p.depth).map_err(first),
+        Mode::Config => parse_config(source).map(|p| p.depth).map_err(first),
     }
 }
 
@@ -71,9 +71,7 @@ fn evaluate(mode: Mode, source: &str, ctx: &EvalContext) -> Result<Value, Diagno
 }
 
 fn is_internal_error(diagnostics: &Diagnostics) -> bool {
-    diagnostics
-        .iter()
-        .any(|d| d.summary.starts_with("Internal error"))
+    diagnostics.iter().any(Diagnostic::is_internal_error)
 }
 
 /// A way to nest the source `n` levels deep.
@@ -266,7 +264,7 @@ fn every_nesting_construct_fits_the_stack_up_to_the_depth_limit() {
 fn deep_syntax_trees_drop_without_recursion() {
     // Parsed on a large stack, and dropped here, on this thread's small one.
     let parsed = parse_expression(&wrap(150_000, "[", "1", "]")).expect("parses");
-    assert_eq!(parsed.depth(), 150_001);
+    assert_eq!(parsed.depth, 150_001);
     drop(parsed);
     let parsed = parse_config(&wrap(150_000, "b {\n", "", "}\n")).expect("parses");
     drop(parsed);
@@ -517,9 +515,9 @@ fn input_deeper_than_the_callers_stack_holds_runs_on_a_large_stack() {
             check_value("brackets", n, &v);
         }
         let shallow = parse_config(&wrap(10, "b {\n", "", "}\n")).expect("parses");
-        assert_eq!(shallow.depth(), 11);
+        assert_eq!(shallow.depth, 11);
         let deep = parse_config(&wrap(here * 2, "b {\n", "", "}\n")).expect("parses");
-        assert!(deep.depth() > here);
+        assert!(deep.depth > here);
     });
 }
 

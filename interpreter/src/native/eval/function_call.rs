@@ -13,6 +13,7 @@
 //! read, through the static analyses.
 
 use super::{dynamic_value, eval, Evaluated, Scope};
+use crate::diagnostic::Diagnostic;
 use crate::functions::{call_function_owned, Entry, Function, TypeConstraintFunction};
 use crate::native::ast::FunctionCall;
 use crate::native::Problem;
@@ -74,7 +75,7 @@ fn eval_call<'a>(function: &Function, call: FunctionCall<'a>, scope: &Scope<'a>)
         let (Some(expanded), Some(expression)) = (arguments.pop(), call_arguments.last()) else {
             return Err(Problem::new(
                 call.span,
-                "Internal error",
+                Diagnostic::INTERNAL_ERROR,
                 "an expanded call without arguments",
             ));
         };
@@ -118,15 +119,15 @@ fn eval_call<'a>(function: &Function, call: FunctionCall<'a>, scope: &Scope<'a>)
     call_function_owned(function, arguments)
         .map(Cow::Owned)
         .map_err(|error| {
+            // A function blames one of the arguments it was given: one
+            // written in the call, or one that the expanded argument gave.
             let span = match error.argument {
                 Some(i) if i < written => call_arguments
                     .get(i)
                     .map_or(call.span, |argument| argument.start_span()),
-                Some(i) if call.expand_final && i < argument_count => call_arguments
+                Some(_) => call_arguments
                     .get(written)
-                    .map_or(call.span, |argument| argument.span()),
-                // An argument that is missing.
-                Some(_) => call.close_paren_span,
+                    .map_or(call.close_paren_span, |expanded| expanded.span()),
                 // Too few arguments: where they are missing, as
                 // hashicorp/hcl reports it; another error of the whole
                 // call: the name and the opening parenthesis.

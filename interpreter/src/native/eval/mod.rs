@@ -32,6 +32,7 @@ mod template;
 
 use super::ast::{Expression, ExpressionKind, Template};
 use super::Problem;
+use crate::diagnostic::Diagnostic;
 use crate::eval_context::{Budget, BudgetExceeded, EvalContext, EvalScope};
 use crate::source::Span;
 use crate::value::Value;
@@ -232,7 +233,7 @@ pub(crate) fn eval<'a>(expression: Expression<'a>, scope: &Scope<'a>) -> Evaluat
         ExpressionKind::SplatItem => scope.splat_item().map(Cow::Borrowed).ok_or_else(|| {
             Problem::new(
                 expression.span(),
-                "Internal error",
+                Diagnostic::INTERNAL_ERROR,
                 "a splat element outside of a splat",
             )
         }),

@@ -46,6 +46,8 @@ pub(super) type NameHasher = foldhash::fast::RandomState;
 pub(crate) struct ParseOutput<T> {
     pub tree: T,
     pub arena: node::Arena,
+    /// Read by the unit tests only (through [`super::Parsed`]).
+    #[cfg_attr(not(test), allow(dead_code))]
     pub depth: usize,
 }
 
