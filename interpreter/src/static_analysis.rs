@@ -150,10 +150,6 @@ impl Analysis {
         }
     }
 
-    pub fn from_name(name: &str) -> Option<Analysis> {
-        Analysis::ALL.into_iter().find(|a| a.name() == name)
-    }
-
     /// Every analysis.
     pub const ALL: [Analysis; 4] = [
         Analysis::List,

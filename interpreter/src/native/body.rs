@@ -13,8 +13,7 @@ use super::ast;
 use super::eval::{eval, Scope};
 use super::{parse_phase, parser, with_nesting_limit, Diagnostics, Problem, Root};
 use crate::bodies::{
-    self, schema_error, BodyContent, BodySpec, FoundAttribute, FoundBlock, PhysicalBody,
-    Processing, RawContent, SchemaIndex,
+    schema_error, FoundAttribute, FoundBlock, PhysicalBody, RawContent, SchemaIndex,
 };
 use crate::diagnostic::{Diagnostic, Phase, Range};
 use crate::eval_context::{EvalContext, EvalScope};
@@ -40,23 +39,6 @@ pub fn with_config_body<R>(
         let parsed = parse_phase(source, depth_limit, parser::parse_config_file)?;
         let file = parsed.tree.view(&parsed.arena);
         work(&NativeBody::new(file.body, source, MissingItem::FileStart))
-    })
-}
-
-/// Parses a native-syntax configuration file and processes its body as
-/// `spec` says: attributes evaluated in full expression mode with `ctx`, or
-/// in literal-only mode (no variables, no functions) without.
-///
-/// Spec: spec.md § Schema-driven Processing, § Expression Evaluation;
-/// hclsyntax-spec.md § Configuration Files
-pub fn process_config(
-    source: &str,
-    spec: &BodySpec,
-    ctx: Option<&EvalContext>,
-) -> Result<BodyContent, Diagnostics> {
-    with_config_body(source, ctx, |body| {
-        let scope = ctx.map(EvalScope::global);
-        bodies::process(body, Processing::Spec(spec), scope.as_ref())
     })
 }
 

@@ -16,9 +16,9 @@
 //! - [`static_analysis`]: § Static Analysis, for the native syntax's
 //!   expressions.
 //!
-//! The public API is [`eval_expression`], [`eval_template`],
-//! [`eval_config`] and [`process_config`], the parse-only
-//! [`parse_expression`], [`parse_template`] and [`parse_config`], and, for
+//! The public API is [`eval_expression`], [`eval_template`]
+//! and [`eval_config`], the parse-only [`parse_expression`],
+//! [`parse_template`] and [`parse_config`], and, for
 //! code above the syntax, the interfaces of [`crate::bodies`] and
 //! [`crate::static_analysis`] ([`with_config_body`], the views of
 //! [`ast`]). Parse
@@ -84,7 +84,7 @@ use crate::source::{self, LineIndex, Span};
 use crate::value::Value;
 use ast::node;
 
-pub use body::{process_config, with_config_body, NativeBody};
+pub use body::{with_config_body, NativeBody};
 
 /// The diagnostics of a rejected input.
 pub type Diagnostics = Vec<Diagnostic>;
