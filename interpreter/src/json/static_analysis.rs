@@ -18,101 +18,83 @@ use super::with_nesting_limit;
 use crate::diagnostic::{Diagnostic, Phase};
 use crate::native::ast::node;
 use crate::native::Parsed;
-use crate::source::Span;
+use crate::source::{LineIndex, Span};
 use crate::static_analysis::{
     Analysis, StaticCall, StaticExpression, StaticPair, StaticResult, Traversal,
 };
 use crate::value::Value;
 use std::rc::Rc;
 
-/// Parses a JSON text and applies the static `analysis` to it.
+/// Parses a JSON text and applies the static `analysis` to it, through the
+/// same [`StaticExpression`] implementation that the extensions read JSON
+/// expressions with ([`JsonExpression`]).
 ///
 /// Parse errors of the JSON text are diagnostics of [`Phase::Parse`]; a
 /// value the analysis does not apply to, a string whose content is no
-/// native expression included, is one diagnostic of [`Phase::Static`].
+/// native expression included, is one diagnostic of [`Phase::Static`]
+/// ([`not_applicable`]).
 ///
 /// Spec: json-spec.md § Static Analysis
 pub fn analyze(source: &str, analysis: Analysis) -> Result<StaticResult, Vec<Diagnostic>> {
     with_nesting_limit(None, |depth_limit| {
         let node = parse_json_text(source, depth_limit).map_err(|d| vec![d])?;
-        let found = match (analysis, &node.kind) {
-            (Analysis::List, NodeKind::Array(elements)) => Some(static_list(elements)),
-            (Analysis::Map, NodeKind::Object(_)) => Some(static_map(&node)),
-            (Analysis::Call | Analysis::Traversal, NodeKind::String(content)) => {
-                return static_native(content, &node, source, analysis)
-            }
-            _ => None,
+        let expression = JsonExpression {
+            node: &node,
+            source,
         };
-        found.ok_or_else(|| vec![not_applicable(&node, analysis, None)])
+        let lines = LineIndex::new(source);
+        let range = |e: &dyn StaticExpression| lines.range(e.span());
+        let found = match analysis {
+            Analysis::List => expression
+                .static_list()
+                .map(|elements| StaticResult::List(elements.iter().map(|e| range(&**e)).collect())),
+            Analysis::Map => expression.static_map().map(|pairs| {
+                StaticResult::Map(
+                    pairs
+                        .iter()
+                        .map(|(k, v)| (range(&**k), range(&**v)))
+                        .collect(),
+                )
+            }),
+            Analysis::Call => expression.static_call().map(|call| StaticResult::Call {
+                name: call.name,
+                arguments: call.arguments.iter().map(|e| range(&**e)).collect(),
+            }),
+            Analysis::Traversal => expression.static_traversal().map(StaticResult::Traversal),
+        };
+        found.ok_or_else(|| not_applicable_native(&node, source, analysis))
     })
 }
 
-/// "An expression interpreted as a static list must be a JSON array. Each
-/// of the values in the array is interpreted as an expression and
-/// returned."
+/// Why a call or traversal analysis does not apply: not a string, content
+/// that does not parse as a native expression (the parse error is the
+/// detail of a diagnostic of [`Phase::Static`] for the whole value; the
+/// JSON text itself parsed), or a native expression the native analysis
+/// does not apply to (its diagnostic, traced back into the JSON source).
 ///
-/// Spec: json-spec.md § Static List
-fn static_list(elements: &[Node]) -> StaticResult {
-    StaticResult::List(elements.iter().map(|e| e.range).collect())
-}
-
-/// "An expression interpreted as a static map must be a JSON object. Each
-/// of the key/value pairs in the object is presented as a pair of
-/// expressions." A key is the property name as written, quotation marks
-/// included: a string expression, which in full expression mode is a
-/// template ("evaluating the key expression with a non-`nil` evaluation
-/// context will evaluate any template sequences given in the property
-/// name"). Duplicate names are all returned, in source order.
-///
-/// Spec: json-spec.md § Static Map
-fn static_map(node: &Node) -> StaticResult {
-    let NodeKind::Object(properties) = &node.kind else {
-        unreachable!("called on objects only");
+/// Spec: json-spec.md § Static Call, § Static Traversal ("If the original
+/// expression is not a string or its contents cannot be parsed as a native
+/// syntax expression then static call analysis is not supported")
+fn not_applicable_native(node: &Node, source: &str, analysis: Analysis) -> Vec<Diagnostic> {
+    let NodeKind::String(content) = &node.kind else {
+        return vec![not_applicable(node, analysis, None)];
     };
-    let pairs = properties.iter().map(|p| (p.name_range, p.value.range));
-    StaticResult::Map(pairs.collect())
-}
-
-/// "An expression interpreted as a static call must be a string. The
-/// content of the string is interpreted as a native syntax expression (not
-/// a _template_, unlike normal evaluation) and then the static call
-/// analysis is delegated to that expression." Likewise for a static
-/// traversal.
-///
-/// "If the original expression is not a string or its contents cannot be
-/// parsed as a native syntax expression then static call analysis is not
-/// supported": content that does not parse gives a diagnostic of
-/// [`Phase::Static`] (whose detail is the parse error), not of
-/// [`Phase::Parse`]; the JSON text itself parsed. The ranges of the
-/// result (a call's arguments) and of a diagnostic of the native analysis
-/// are traced back into the JSON source.
-///
-/// Spec: json-spec.md § Static Call, § Static Traversal
-fn static_native(
-    content: &str,
-    node: &Node,
-    source: &str,
-    analysis: Analysis,
-) -> Result<StaticResult, Vec<Diagnostic>> {
-    let found = crate::native::static_analysis::analyze(content, analysis);
-    let diagnostics = match found {
-        Ok(StaticResult::Call { name, arguments }) => {
-            let Some(map) = ContentMap::new(source, node.range) else {
-                return Err(vec![not_applicable(node, analysis, None)]);
-            };
-            let arguments = arguments.into_iter().map(|r| map.range(r)).collect();
-            return Ok(StaticResult::Call { name, arguments });
-        }
-        Ok(found) => return Ok(found),
+    if matches!(analysis, Analysis::List | Analysis::Map) {
+        return vec![not_applicable(node, analysis, None)];
+    }
+    let diagnostics = match crate::native::static_analysis::analyze(content, analysis) {
         Err(diagnostics) => diagnostics,
+        // The native analysis applies, but its parts cannot be placed in
+        // the JSON source.
+        Ok(_) => return vec![not_applicable(node, analysis, None)],
     };
     match diagnostics.iter().find(|d| d.phase == Phase::Parse) {
-        Some(parse_error) => Err(vec![not_applicable(
+        Some(parse_error) => vec![not_applicable(
             node,
             analysis,
             Some(&parse_error.to_string()),
-        )]),
-        None => Err(in_json_source(diagnostics, source, node.range)),
+        )],
+        None => in_json_source(diagnostics, source, node.range),
     }
 }
 
