@@ -225,22 +225,6 @@ pub struct Lexer<'s> {
     below: Vec<Mode>,
 }
 
-/// Splits a source text into tokens, the last of which is
-/// [`TokenKind::Eof`]. The source may be at most
-/// [`crate::source::MAX_SOURCE_LEN`] bytes long (the spans of a longer one
-/// would be wrong).
-pub fn lex(source: &str, start: StartMode) -> Vec<Token> {
-    let mut lexer = Lexer::new(source, start);
-    let mut tokens = Vec::new();
-    loop {
-        let token = lexer.next_token();
-        tokens.push(token);
-        if token.kind == TokenKind::Eof {
-            return tokens;
-        }
-    }
-}
-
 impl<'s> Lexer<'s> {
     /// A lexer at the start of `source`, with `start` at the bottom of the
     /// mode stack.

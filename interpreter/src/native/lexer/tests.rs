@@ -2,7 +2,17 @@
 //! or pops. The suite tests the lexer only through whole programs.
 
 use super::TokenKind::*;
-use super::{lex, Invalid, StartMode, TokenKind};
+use super::{Invalid, Lexer, StartMode, Token, TokenKind};
+
+/// Every token of `source`, the last of which is `Eof`.
+fn lex(source: &str, start: StartMode) -> Vec<Token> {
+    let mut lexer = Lexer::new(source, start);
+    let mut tokens = vec![lexer.next_token()];
+    while tokens.last().map(|t| t.kind) != Some(Eof) {
+        tokens.push(lexer.next_token());
+    }
+    tokens
+}
 
 /// The tokens of `source` with their text, without the final `Eof`.
 fn tokens(source: &str, start: StartMode) -> Vec<(TokenKind, &str)> {
