@@ -54,32 +54,6 @@ pub trait StaticExpression {
     fn literal_value(&self) -> Option<Value>;
 }
 
-impl<T: StaticExpression + ?Sized> StaticExpression for &T {
-    fn span(&self) -> Span {
-        (**self).span()
-    }
-
-    fn static_list(&self) -> Option<Vec<Box<dyn StaticExpression + '_>>> {
-        (**self).static_list()
-    }
-
-    fn static_map(&self) -> Option<Vec<StaticPair<'_>>> {
-        (**self).static_map()
-    }
-
-    fn static_call(&self) -> Option<StaticCall<'_>> {
-        (**self).static_call()
-    }
-
-    fn static_traversal(&self) -> Option<Traversal> {
-        (**self).static_traversal()
-    }
-
-    fn literal_value(&self) -> Option<Value> {
-        (**self).literal_value()
-    }
-}
-
 /// A key/value pair of a static map: both expressions.
 pub type StaticPair<'e> = (
     Box<dyn StaticExpression + 'e>,
