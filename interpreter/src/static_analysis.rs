@@ -15,6 +15,37 @@ use crate::diagnostic::Range;
 use crate::source::Span;
 use crate::value::Value;
 
+/// Applies one of the four analyses to an expression of either syntax,
+/// giving its parts as source ranges (`range` turns a span of the source
+/// into a range); `None` when the analysis does not apply. How each
+/// syntax's `analyze` answers the suite's `static` cases.
+///
+/// Spec: spec.md § Static Analysis
+pub fn apply(
+    expression: &dyn StaticExpression,
+    analysis: Analysis,
+    range: impl Fn(Span) -> Range,
+) -> Option<StaticResult> {
+    match analysis {
+        Analysis::List => expression
+            .static_list()
+            .map(|elements| StaticResult::List(elements.iter().map(|e| range(e.span())).collect())),
+        Analysis::Map => expression.static_map().map(|pairs| {
+            StaticResult::Map(
+                pairs
+                    .iter()
+                    .map(|(k, v)| (range(k.span()), range(v.span())))
+                    .collect(),
+            )
+        }),
+        Analysis::Call => expression.static_call().map(|call| StaticResult::Call {
+            name: call.name,
+            arguments: call.arguments.iter().map(|e| range(e.span())).collect(),
+        }),
+        Analysis::Traversal => expression.static_traversal().map(StaticResult::Traversal),
+    }
+}
+
 /// An expression of either syntax, as the static analyses see it: its
 /// physical structure, never its value.
 ///

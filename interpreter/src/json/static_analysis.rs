@@ -20,7 +20,7 @@ use crate::native::ast::node;
 use crate::native::Parsed;
 use crate::source::{LineIndex, Span};
 use crate::static_analysis::{
-    Analysis, StaticCall, StaticExpression, StaticPair, StaticResult, Traversal,
+    apply, Analysis, StaticCall, StaticExpression, StaticPair, StaticResult, Traversal,
 };
 use crate::value::Value;
 use std::rc::Rc;
@@ -43,25 +43,7 @@ pub fn analyze(source: &str, analysis: Analysis) -> Result<StaticResult, Vec<Dia
             source,
         };
         let lines = LineIndex::new(source);
-        let range = |e: &dyn StaticExpression| lines.range(e.span());
-        let found = match analysis {
-            Analysis::List => expression
-                .static_list()
-                .map(|elements| StaticResult::List(elements.iter().map(|e| range(&**e)).collect())),
-            Analysis::Map => expression.static_map().map(|pairs| {
-                StaticResult::Map(
-                    pairs
-                        .iter()
-                        .map(|(k, v)| (range(&**k), range(&**v)))
-                        .collect(),
-                )
-            }),
-            Analysis::Call => expression.static_call().map(|call| StaticResult::Call {
-                name: call.name,
-                arguments: call.arguments.iter().map(|e| range(&**e)).collect(),
-            }),
-            Analysis::Traversal => expression.static_traversal().map(StaticResult::Traversal),
-        };
+        let found = apply(&expression, analysis, |span| lines.range(span));
         found.ok_or_else(|| not_applicable_native(&node, source, analysis))
     })
 }

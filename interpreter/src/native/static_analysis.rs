@@ -21,7 +21,8 @@ use super::Parsed;
 use crate::diagnostic::{Diagnostic, Phase};
 use crate::source::Span;
 use crate::static_analysis::{
-    Analysis, StaticCall, StaticExpression, StaticPair, StaticResult, Traversal, TraversalStep,
+    apply, Analysis, StaticCall, StaticExpression, StaticPair, StaticResult, Traversal,
+    TraversalStep,
 };
 use crate::value::Value;
 
@@ -36,26 +37,7 @@ use crate::value::Value;
 /// Spec: spec.md § Static Analysis
 pub fn analyze(source: &str, analysis: Analysis) -> Result<StaticResult, Vec<Diagnostic>> {
     let parsed = super::parse_expression(source)?;
-    let expression = parsed.tree();
-    let range = |e: &dyn StaticExpression| parsed.range(e.span());
-    let found = match analysis {
-        Analysis::List => expression
-            .static_list()
-            .map(|elements| StaticResult::List(elements.iter().map(|e| range(&**e)).collect())),
-        Analysis::Map => expression.static_map().map(|pairs| {
-            StaticResult::Map(
-                pairs
-                    .iter()
-                    .map(|(k, v)| (range(&**k), range(&**v)))
-                    .collect(),
-            )
-        }),
-        Analysis::Call => expression.static_call().map(|call| StaticResult::Call {
-            name: call.name,
-            arguments: call.arguments.iter().map(|e| range(&**e)).collect(),
-        }),
-        Analysis::Traversal => expression.static_traversal().map(StaticResult::Traversal),
-    };
+    let found = apply(&parsed.tree(), analysis, |span| parsed.range(span));
     found.ok_or_else(|| vec![not_applicable(&parsed, analysis)])
 }
 

@@ -46,22 +46,6 @@ impl Links {
     }
 }
 
-/// Joins a relative link of a note at `base` (a folder below
-/// `spec-notes/`, `""` for its root) into a path below `spec-notes/`.
-fn join(base: &str, link: &str) -> Option<String> {
-    let mut parts: Vec<&str> = base.split('/').filter(|p| !p.is_empty()).collect();
-    for part in link.split('/') {
-        match part {
-            "." | "" => {}
-            ".." => {
-                parts.pop()?;
-            }
-            p => parts.push(p),
-        }
-    }
-    Some(parts.join("/"))
-}
-
 /// A run of text with every id it names linked.
 fn linkify(text: &str, links: &Links) -> Option<String> {
     let is_word = |c: char| c.is_alphanumeric() || "-_./:".contains(c);
@@ -124,7 +108,7 @@ pub fn to_html(markdown: &str, base: Option<&str>, links: &Links) -> String {
                 let target = if external || (dest.starts_with('#') && base.is_some()) {
                     Some(dest)
                 } else {
-                    base.and_then(|b| join(b, &dest))
+                    base.and_then(|b| super::join_path(b, &dest))
                         .and_then(|p| links.note(&p))
                 };
                 open_links.push(target.is_some());

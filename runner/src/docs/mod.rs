@@ -364,9 +364,15 @@ pub fn broken_links(dir: &Path) -> Result<Vec<String>, String> {
 /// `target` relative to the page `page`, as a path from the root; `None`
 /// when it leaves the site.
 fn resolve(page: &str, target: &str) -> Option<String> {
-    let mut parts: Vec<&str> = page.split('/').collect();
-    parts.pop();
-    for part in target.split('/') {
+    let folder = page.rsplit_once('/').map_or("", |(folder, _)| folder);
+    join_path(folder, target)
+}
+
+/// A relative `link` followed from the folder `base` (`a/b`, `""` for the
+/// root): the path it names, or `None` when it climbs above the root.
+pub(crate) fn join_path(base: &str, link: &str) -> Option<String> {
+    let mut parts: Vec<&str> = base.split('/').filter(|p| !p.is_empty()).collect();
+    for part in link.split('/') {
         match part {
             "." | "" => {}
             ".." => {
