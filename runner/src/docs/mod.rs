@@ -278,9 +278,10 @@ pub fn build_site(suite: &Suite, results: Option<&Results>, out: &Path) -> Resul
 }
 
 /// The ids a page defines (`id="..."`) and the links it holds
-/// (`href="..."`, and `src="..."` of its scripts), as the site's own check
-/// reads them: what the link
-/// check test and `docs --check` hold every page to.
+/// (`href="..."`, `src="..."` of its scripts, and the links the site's
+/// script builds from compact references, see [`script_links`]), as the
+/// site's own check reads them: what the link check test and `docs
+/// --check` hold every page to.
 pub fn ids_and_links(html: &str) -> (Vec<String>, Vec<String>) {
     let attribute = |name: &str| {
         let pattern = format!(" {name}=\"");
@@ -296,8 +297,75 @@ pub fn ids_and_links(html: &str) -> (Vec<String>, Vec<String>) {
     };
     (
         attribute("id"),
-        [attribute("href"), attribute("src")].concat(),
+        [attribute("href"), attribute("src"), script_links(html)].concat(),
     )
+}
+
+/// A case reference the site's script links: `<a class=c>FILE::NAME</a>`.
+pub const CASE_REFERENCE: &str = "<a class=c>";
+/// A list of cases of one file the script links, each name to its case:
+/// `<span data-f="FILE">NAME, NAME</span>`.
+pub const CASE_LIST: &str = " data-f=\"";
+/// A list of requirement ids the script links, each to the anchor `r:ID`
+/// of the same page (where a suite page quotes its text):
+/// `<p class=rs>ID ID</p>`.
+pub const REQUIREMENT_LIST: &str = " class=rs>";
+
+/// The links the site's script (`assets/site.js`) builds from a page's
+/// compact references, as it builds them: a case `FILE::NAME` links to
+/// `ROOT/suite/FILE.html#FILE::NAME` (`ROOT` the page's `data-root`), a
+/// requirement id of a list to `#r:ID`. A reference's text is plain text
+/// up to the next tag.
+pub fn script_links(html: &str) -> Vec<String> {
+    let root = html
+        .split_once(" data-root=\"")
+        .and_then(|(_, rest)| rest.split_once('"'))
+        .map_or(String::new(), |(root, _)| unescape(root));
+    let case = |id: &str| {
+        let file = id.split("::").next().unwrap_or(id);
+        format!("{root}suite/{file}.html#{}", html::fragment(id))
+    };
+    let texts = |pattern: &str| {
+        let mut found: Vec<(String, String)> = Vec::new();
+        let mut rest = html;
+        while let Some(at) = rest.find(pattern) {
+            rest = &rest[at + pattern.len()..];
+            // What an attribute names (up to its quote), and the text.
+            let (value, text) = match pattern.ends_with('"') {
+                true => {
+                    let end = rest.find('"').unwrap_or(rest.len());
+                    let value = &rest[..end];
+                    let text = rest.find('>').map_or("", |gt| &rest[gt + 1..]);
+                    (value, text)
+                }
+                false => ("", rest),
+            };
+            let text = &text[..text.find('<').unwrap_or(text.len())];
+            found.push((unescape(value), unescape(text)));
+        }
+        found
+    };
+    let items = |text: &str| -> Vec<String> {
+        text.split(|c: char| c == ',' || c.is_whitespace())
+            .filter(|w| !w.is_empty())
+            .map(str::to_string)
+            .collect()
+    };
+    let mut links = Vec::new();
+    for (_, id) in texts(CASE_REFERENCE) {
+        links.push(case(id.trim()));
+    }
+    for (file, names) in texts(CASE_LIST) {
+        for name in items(&names) {
+            links.push(case(&format!("{file}::{name}")));
+        }
+    }
+    for (_, ids) in texts(REQUIREMENT_LIST) {
+        for id in items(&ids) {
+            links.push(format!("#{}", html::fragment(&format!("r:{id}"))));
+        }
+    }
+    links
 }
 
 fn unescape(text: &str) -> String {
@@ -406,4 +474,61 @@ fn percent_decode(text: &str) -> String {
         }
     }
     String::from_utf8_lossy(&out).into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_links_the_script_builds_are_read() {
+        let page = "<body data-root=\"../\"><a class=c>native/x::a-b</a> \
+                    <span data-f=\"json/y\">c, d-e</span> <p class=rs>native.x.001 r.2</p> \
+                    <a href=\"#top\">t</a>";
+        let (_, links) = ids_and_links(page);
+        assert_eq!(
+            links,
+            [
+                "#top",
+                "../suite/native/x.html#native/x::a-b",
+                "../suite/json/y.html#json/y::c",
+                "../suite/json/y.html#json/y::d-e",
+                "#r:native.x.001",
+                "#r:r.2",
+            ]
+        );
+    }
+
+    /// A site of two pages whose script-built links all resolve but for
+    /// one case reference, one name of a case list and one requirement id.
+    #[test]
+    fn the_link_check_finds_broken_references_the_script_links() {
+        let dir = std::env::temp_dir().join(format!("docs-refs-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("suite/native")).unwrap();
+        std::fs::create_dir_all(dir.join("spec")).unwrap();
+        std::fs::write(
+            dir.join("suite/native/x.html"),
+            "<body data-root=\"../../\"><section id=\"native/x::a\"><p class=rs>n.1 n.9</section>\
+             <section id=\"native/x::b\"></section><div id=\"r:n.1\"></div>",
+        )
+        .unwrap();
+        std::fs::write(
+            dir.join("spec/native.html"),
+            "<body data-root=\"../\"><a class=c>native/x::a</a> <a class=c>native/x::gone</a> \
+             <span data-f=\"native/x\">a, b, c</span> <span data-f=\"native/none\">a</span>",
+        )
+        .unwrap();
+        let broken = broken_links(&dir).unwrap();
+        let _ = std::fs::remove_dir_all(&dir);
+        assert_eq!(
+            broken,
+            [
+                "spec/native.html: ../suite/native/x.html#native/x::gone",
+                "spec/native.html: ../suite/native/x.html#native/x::c",
+                "spec/native.html: ../suite/native/none.html#native/none::a",
+                "suite/native/x.html: #r:n.9",
+            ]
+        );
+    }
 }
