@@ -26,25 +26,22 @@ fn expected_range(expect: &Expectation) -> Option<&str> {
 }
 
 /// Rows as a definition list; source text highlighted, `mark` (a range)
-/// marked in it.
+/// marked in it. Each `dd` keeps its text's lines and spaces (`style.css`:
+/// `.io dd`, preformatted as a `pre` would be); the end tags of `dt` and
+/// `dd`, which HTML lets a page omit, are left out.
 pub fn rows_html(rows: &Rows, mark: Option<&str>) -> String {
     let mut out = String::from("<dl>");
     for (label, cell) in rows {
-        let _ = write!(out, "<dt>{}</dt><dd>", escape(label));
+        let _ = write!(out, "<dt>{}", escape(label));
         match cell {
             Cell::Text(text) => {
-                let _ = write!(out, "<pre>{}</pre>", styled(text));
+                let _ = write!(out, "<dd>{}", styled(text));
             }
             Cell::Source(source, kind) => {
                 let offsets = mark.and_then(|r| notation::range_offsets(source, r));
-                let _ = write!(
-                    out,
-                    "<pre class=src>{}</pre>",
-                    highlight(source, *kind, offsets)
-                );
+                let _ = write!(out, "<dd class=src>{}", highlight(source, *kind, offsets));
             }
         }
-        out.push_str("</dd>");
     }
     out.push_str("</dl>");
     out
@@ -71,7 +68,7 @@ fn spec_texts(context: &Context, file: &SuiteFile, out: &mut String) {
         };
         let _ = write!(
             out,
-            "<div class=req id=\"{}\"><p class=rid><a href=\"{}\">{}</a> <span class=doc>{} § {}</span></p>",
+            "<div class=req id=\"{}\"><p class=rid><a href=\"{}\">{}</a> <span class=doc>{} § {}</span>",
             escape(&text_anchor(id)),
             context.requirement_href(id).unwrap_or_default(),
             escape(id),
@@ -95,11 +92,11 @@ pub fn requirement_text(context: &Context, r: &Requirement) -> String {
 }
 
 fn case_html(context: &Context, case: &Case, out: &mut String) {
-    let id = escape(&case.id);
+    // The site's script links the heading to the case's own anchor.
     let _ = write!(
         out,
-        "<section class=case id=\"{id}\"><h3><a class=self href=\"#{}\">{}</a> <span class=kind>{}</span></h3>",
-        escape(&fragment(&case.id)),
+        "<section class=case id=\"{}\"><h3>{} <small>{}</small></h3>",
+        escape(&case.id),
         escape(&case.name),
         case.input.kind().name()
     );
@@ -148,22 +145,19 @@ fn case_html(context: &Context, case: &Case, out: &mut String) {
     out.push_str("</div></div>");
     if !case.covers.is_empty() {
         // Each text is quoted once, at the page's end (`spec_texts`), with
-        // its section; the site's script shows them here too.
-        out.push_str("<h4>What the spec says</h4><ul class=reqs>");
-        for id in &case.covers {
-            let _ = write!(
-                out,
-                "<li><a href=\"#{}\">{}</a></li>",
-                escape(&fragment(&text_anchor(id))),
-                escape(id),
-            );
+        // its section, under the anchor `r:ID`; the site's script links
+        // each id to it and shows the text here too
+        // (`super::REQUIREMENT_LIST`). The paragraph's end tag is optional.
+        out.push_str("<h4>What the spec says</h4><p class=rs>");
+        for (i, id) in case.covers.iter().enumerate() {
+            if i > 0 {
+                out.push(' ');
+            }
+            out.push_str(&escape(id));
         }
-        out.push_str("</ul>");
     }
-    if context.results.is_some() {
-        // Filled by the site's script from `assets/verdicts.js`.
-        out.push_str("<div class=verdicts></div>");
-    }
+    // The site's script adds the implementations' verdicts
+    // (`assets/verdicts.js`).
     out.push_str("</section>\n");
 }
 

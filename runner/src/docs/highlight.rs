@@ -12,7 +12,9 @@ use super::html::escape_into;
 use super::notation::SourceKind;
 use hcl_interpreter::native::lexer::{Lexer, StartMode, TokenKind};
 
-/// The classes of `style.css`, and what they mark.
+/// The classes of `style.css`, and what they mark. Identifiers and
+/// punctuation have the page's own style: their text is written without a
+/// span of its class ([`UNSTYLED`]), which keeps the pages small.
 pub const LEGEND: &[(&str, &str)] = &[
     ("k", "keyword"),
     ("i", "identifier"),
@@ -28,6 +30,9 @@ pub const LEGEND: &[(&str, &str)] = &[
     ("c", "comment"),
     ("bad", "invalid"),
 ];
+
+/// The classes whose style is the text's own (`style.css` gives them none).
+pub const UNSTYLED: &[&str] = &["i", "p"];
 
 /// Directive keywords and literal keywords, as identifiers lexed.
 fn is_keyword(word: &str) -> bool {
@@ -249,6 +254,15 @@ pub fn highlight(source: &str, kind: SourceKind, mark: Option<(usize, usize)>) -
         SourceKind::Template => native_segments(source, StartMode::TemplateFile),
         SourceKind::Json => json_segments(source),
     };
+    let segments = merge(
+        segments
+            .into_iter()
+            .map(|(start, end, class)| match UNSTYLED.contains(&class) {
+                true => (start, end, ""),
+                false => (start, end, class),
+            })
+            .collect(),
+    );
     let mut out = String::with_capacity(source.len() * 2);
     let mut caret_done = false;
     for (start, end, class) in segments {
@@ -301,8 +315,7 @@ mod tests {
         let html = highlight("upper(a.b) + 1 # c\n", SourceKind::Expression, None);
         assert_eq!(
             html,
-            "<span class=f>upper</span><span class=p>(</span><span class=i>a</span><span class=p>.</span>\
-             <span class=i>b</span><span class=p>)</span> <span class=o>+</span> <span class=n>1</span> \
+            "<span class=f>upper</span>(a.b) <span class=o>+</span> <span class=n>1</span> \
              <span class=c># c\n</span>"
         );
     }
@@ -314,10 +327,10 @@ mod tests {
             html.starts_with("<span class=s>\"a</span><span class=d>${</span>"),
             "{html}"
         );
-        // The object's braces are punctuation, the sequence's closing one a
-        // delimiter.
+        // The object's braces are punctuation (unstyled), the sequence's
+        // closing one a delimiter.
         assert!(
-            html.contains("<span class=p>}.</span><span class=i>b</span> <span class=d>}</span>"),
+            html.contains("<span class=n>1</span>}.b <span class=d>}</span>"),
             "{html}"
         );
         let template = highlight("hi %{ if x }y%{ endif }", SourceKind::Template, None);
@@ -329,12 +342,9 @@ mod tests {
     #[test]
     fn ranges_are_marked() {
         let html = highlight("a + b", SourceKind::Expression, Some((2, 5)));
-        assert_eq!(
-            html,
-            "<span class=i>a</span> <mark><span class=o>+</span></mark><mark> </mark><mark><span class=i>b</span></mark>"
-        );
+        assert_eq!(html, "a <mark><span class=o>+</span></mark><mark> b</mark>");
         let caret = highlight("a", SourceKind::Expression, Some((1, 1)));
-        assert_eq!(caret, "<span class=i>a</span><mark class=at></mark>");
+        assert_eq!(caret, "a<mark class=at></mark>");
     }
 
     #[test]
@@ -342,8 +352,7 @@ mod tests {
         let html = highlight("{\"a\": [1, true]}", SourceKind::Json, None);
         assert_eq!(
             html,
-            "<span class=p>{</span><span class=a>\"a\"</span><span class=p>:</span> <span class=p>[</span>\
-             <span class=n>1</span><span class=p>,</span> <span class=k>true</span><span class=p>]}</span>"
+            "{<span class=a>\"a\"</span>: [<span class=n>1</span>, <span class=k>true</span>]}"
         );
     }
 

@@ -184,10 +184,10 @@ impl<'a> Context<'a> {
         })
     }
 
-    /// A link to a case: `suite/FILE.html#FILE::NAME`.
-    pub fn case_href(&self, case: &Case) -> String {
-        let file = case.id.split("::").next().unwrap_or(&case.id);
-        html::href(&format!("suite/{file}.html"), Some(&case.id))
+    /// A link to a case, as the reference the site's script links
+    /// ([`case_reference`]).
+    pub fn case_link(&self, case: &Case) -> String {
+        case_reference(&html::escape(&case.id))
     }
 
     /// A link to a requirement on its document's page.
@@ -257,7 +257,7 @@ pub fn build_site(suite: &Suite, results: Option<&Results>, out: &Path) -> Resul
         pages::search_index(&context),
     ));
     if let Some(results) = results {
-        files.push(("assets/verdicts.js".into(), results.script()));
+        files.push(("assets/verdicts.js".into(), results.script(suite)));
     }
     let mut built = Built {
         pages: pages.len(),
@@ -303,6 +303,14 @@ pub fn ids_and_links(html: &str) -> (Vec<String>, Vec<String>) {
 
 /// A case reference the site's script links: `<a class=c>FILE::NAME</a>`.
 pub const CASE_REFERENCE: &str = "<a class=c>";
+
+/// A case reference around `content` (HTML whose text is the case id, as
+/// `FILE::NAME` or `<code>FILE::NAME</code>`): the site's script makes it
+/// a link to `suite/FILE.html#FILE::NAME`; without the script it reads as
+/// the id.
+pub fn case_reference(content: &str) -> String {
+    format!("{CASE_REFERENCE}{content}</a>")
+}
 /// A list of cases of one file the script links, each name to its case:
 /// `<span data-f="FILE">NAME, NAME</span>`.
 pub const CASE_LIST: &str = " data-f=\"";
@@ -352,8 +360,16 @@ pub fn script_links(html: &str) -> Vec<String> {
             .collect()
     };
     let mut links = Vec::new();
-    for (_, id) in texts(CASE_REFERENCE) {
-        links.push(case(id.trim()));
+    // A case reference's text may be in a `code` element.
+    let mut rest = html;
+    while let Some(at) = rest.find(CASE_REFERENCE) {
+        rest = &rest[at + CASE_REFERENCE.len()..];
+        let content = &rest[..rest.find("</a>").unwrap_or(rest.len())];
+        let text: String = content
+            .split('<')
+            .map(|part| part.split_once('>').map_or(part, |(_, text)| text))
+            .collect();
+        links.push(case(unescape(&text).trim()));
     }
     for (file, names) in texts(CASE_LIST) {
         for name in items(&names) {

@@ -20,12 +20,20 @@
   if (!words.length) return;
   var fragment = function (id) { return encodeURIComponent(id).replace(/%2F/g, "/").replace(/%3A/g, ":"); };
   var link = function (e) {
+    if (e[0] === "file") return "suite/" + e[1] + ".html";
     if (e[0] === "case") return "suite/" + e[1].split("::")[0] + ".html#" + fragment(e[1]);
     return "spec/" + e[1].split(".")[0] + ".html#" + fragment(e[1]);
   };
   var order = { section: 0, file: 1, requirement: 3, case: 2, note: 4 };
-  var found = [];
+  var found = [], entries = [];
   window.HCL_SEARCH.forEach(function (entry) {
+    entries.push(entry);
+    (entry[4] || []).forEach(function (c) {
+      var named = typeof c === "string" ? [c, ""] : c;
+      entries.push(["case", entry[1] + "::" + named[0], "", named[1]]);
+    });
+  });
+  entries.forEach(function (entry) {
     var title = entry[1].toLowerCase(), text = entry[3].toLowerCase(), score = 0;
     for (var i = 0; i < words.length; i++) {
       if (title.indexOf(words[i]) >= 0) score += 2;
@@ -52,29 +60,74 @@
   });
   results.appendChild(list);
 })();
-// A suite page: its cases listed from their headings, and each case's
-// requirements shown with their texts, which the page quotes once at its end.
+// Links built from compact references (docs/mod.rs, script_links, which
+// the site's link check reads the same way): a case reference
+// <a class=c>FILE::NAME</a>, a file's list of cases <span data-f="FILE">NAME,
+// NAME</span>, a case's requirement ids <p class=rs>ID ID</p>; then, on a
+// suite page, each case's heading linked to its anchor, the list of cases,
+// each requirement shown with its text (which the page quotes once at its
+// end) and the implementations' verdicts.
 (function () {
+  var root = document.body.getAttribute("data-root") || "";
+  var fragment = function (id) { return encodeURIComponent(id).replace(/%2F/g, "/").replace(/%3A/g, ":"); };
+  var caseHref = function (id) { return root + "suite/" + id.split("::")[0] + ".html#" + fragment(id); };
+  var items = function (text) { return text.split(/[\s,]+/).filter(Boolean); };
+  var link = function (href, text) {
+    var a = document.createElement("a");
+    a.href = href; a.textContent = text;
+    return a;
+  };
+  document.querySelectorAll("a.c").forEach(function (a) { a.href = caseHref(a.textContent.trim()); });
+  document.querySelectorAll("[data-f]").forEach(function (list) {
+    var file = list.getAttribute("data-f"), names = items(list.textContent);
+    list.textContent = "";
+    names.forEach(function (name, i) {
+      if (i) list.appendChild(document.createTextNode(", "));
+      list.appendChild(link(caseHref(file + "::" + name), name));
+    });
+  });
+  document.querySelectorAll("p.rs").forEach(function (p) {
+    var ul = document.createElement("ul");
+    ul.className = "reqs";
+    items(p.textContent).forEach(function (id) {
+      var li = document.createElement("li"), text = document.getElementById("r:" + id);
+      li.appendChild(link("#" + fragment("r:" + id), id));
+      if (text) {
+        li.appendChild(document.createTextNode(" "));
+        li.appendChild(text.querySelector(".doc").cloneNode(true));
+        li.appendChild(text.querySelector("blockquote").cloneNode(true));
+      }
+      ul.appendChild(li);
+    });
+    p.parentNode.replaceChild(ul, p);
+  });
+  var cases = document.querySelectorAll("section.case");
+  cases.forEach(function (c) {
+    var h = c.querySelector("h3"), name = h.firstChild, a = link("#" + fragment(c.id), name.textContent.trim());
+    a.className = "self";
+    h.replaceChild(a, name);
+    h.insertBefore(document.createTextNode(" "), a.nextSibling);
+  });
   var toc = document.getElementById("cases");
   if (toc) {
     var list = document.createElement("ol");
-    document.querySelectorAll("section.case").forEach(function (c) {
-      var li = document.createElement("li"), a = document.createElement("a");
-      a.href = c.querySelector("h3 a").getAttribute("href");
-      a.textContent = c.querySelector("h3 a").textContent;
-      li.appendChild(a);
+    cases.forEach(function (c) {
+      var li = document.createElement("li");
+      li.appendChild(link("#" + fragment(c.id), c.id.split("::")[1]));
       list.appendChild(li);
     });
     toc.appendChild(list);
   }
-  // Implementations' verdicts (assets/verdicts.js): one line for each
-  // verdict and reason, naming the implementations that gave it.
+  // Implementations' verdicts (assets/verdicts.js: per file, for each case
+  // in the page's order, its row of verdicts): one line for each verdict
+  // and reason, naming the implementations that gave it.
   var results = window.HCL_VERDICTS;
-  document.querySelectorAll("div.verdicts").forEach(function (div) {
-    var id = div.parentNode.id.split("::"), cases = results && results.files[id[0]];
-    var verdicts = cases && cases[id[1]];
+  if (!results) return;
+  cases.forEach(function (c, n) {
+    var file = results.files[c.id.split("::")[0]];
+    var verdicts = file && results.rows[file[n]];
     if (!verdicts) return;
-    var lines = [], list = document.createElement("ul");
+    var lines = [], list = document.createElement("ul"), div = document.createElement("div");
     verdicts.forEach(function (v, i) {
       if (v < 0) return;
       if (!lines[v]) lines[v] = [];
@@ -97,14 +150,9 @@
     });
     var h = document.createElement("h4");
     h.textContent = "Implementations";
+    div.className = "verdicts";
     div.appendChild(h);
     div.appendChild(list);
-  });
-  document.querySelectorAll("ul.reqs a[href^='#r:']").forEach(function (a) {
-    var text = document.getElementById(decodeURIComponent(a.getAttribute("href").slice(1)));
-    if (!text) return;
-    a.parentNode.appendChild(document.createTextNode(" "));
-    a.parentNode.appendChild(text.querySelector(".doc").cloneNode(true));
-    a.parentNode.appendChild(text.querySelector("blockquote").cloneNode(true));
+    c.appendChild(div);
   });
 })();
