@@ -52,7 +52,9 @@ fn text_anchor(id: &str) -> String {
     format!("r:{id}")
 }
 
-/// The texts of the requirements the cases of a page cover, each once.
+/// The texts of the requirements the cases of a page cover, each once,
+/// under the heading of its document and section (`h3.doc`, once for the
+/// requirements of a section, which their ids' order keeps together).
 fn spec_texts(context: &Context, file: &SuiteFile, out: &mut String) {
     let mut ids: Vec<&str> = file
         .cases
@@ -62,18 +64,26 @@ fn spec_texts(context: &Context, file: &SuiteFile, out: &mut String) {
     ids.sort_unstable();
     ids.dedup();
     out.push_str("<h2 id=spec-texts>The spec sentences these cases show</h2>");
+    let mut section = None;
     for id in ids {
         let Some(r) = context.suite.requirements.get(id) else {
             continue;
         };
+        if section != Some((&r.doc, &r.section)) {
+            section = Some((&r.doc, &r.section));
+            let _ = write!(
+                out,
+                "<h3 class=doc>{} § {}</h3>",
+                escape(documents::title(&r.doc)),
+                escape(&r.section),
+            );
+        }
         let _ = write!(
             out,
-            "<div class=req id=\"{}\"><p class=rid><a href=\"{}\">{}</a> <span class=doc>{} § {}</span>",
+            "<div class=req id=\"{}\"><a href=\"{}\">{}</a>",
             escape(&text_anchor(id)),
             context.requirement_href(id).unwrap_or_default(),
             escape(id),
-            escape(documents::title(&r.doc)),
-            escape(&r.section),
         );
         out.push_str(&requirement_text(context, r));
         out.push_str("</div>");
@@ -108,9 +118,11 @@ fn case_html(context: &Context, case: &Case, out: &mut String) {
         );
     }
     let range = expected_range(&case.expect);
-    out.push_str("<div class=io><div><h4>Input</h4>");
+    // The headings Input, Expected result and What the spec says are the
+    // style sheet's (`.io > div::before`, `p.rs::before`).
+    out.push_str("<div class=io><div>");
     out.push_str(&rows_html(&notation::input(&case.input), range));
-    out.push_str("</div><div><h4>Expected result</h4>");
+    out.push_str("</div><div>");
     out.push_str(&rows_html(&notation::expectation(&case.expect), None));
     if let Some(why) = &case.implementation_defined {
         let _ = write!(
@@ -148,7 +160,7 @@ fn case_html(context: &Context, case: &Case, out: &mut String) {
         // its section, under the anchor `r:ID`; the site's script links
         // each id to it and shows the text here too
         // (`super::REQUIREMENT_LIST`). The paragraph's end tag is optional.
-        out.push_str("<h4>What the spec says</h4><p class=rs>");
+        out.push_str("<p class=rs>");
         for (i, id) in case.covers.iter().enumerate() {
             if i > 0 {
                 out.push(' ');

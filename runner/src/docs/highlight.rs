@@ -243,9 +243,10 @@ fn json_segments(source: &str) -> Vec<(usize, usize, &'static str)> {
     merge(segments)
 }
 
-/// Source text as HTML (the content of a `<pre>`): highlighted, and the
-/// byte range `mark` (an expected error's range) marked; an empty range
-/// is a caret.
+/// Source text as HTML (preformatted content): highlighted, each token's
+/// text in an `i` element of its class (`style.css` sets it upright: the
+/// shortest element to carry a class), and the byte range `mark` (an
+/// expected error's range) marked; an empty range is a caret.
 pub fn highlight(source: &str, kind: SourceKind, mark: Option<(usize, usize)>) -> String {
     let segments = match kind {
         SourceKind::Expression | SourceKind::Config => {
@@ -287,11 +288,11 @@ pub fn highlight(source: &str, kind: SourceKind, mark: Option<(usize, usize)>) -
             if class.is_empty() {
                 escape_into(&mut out, &source[a..b], true);
             } else {
-                out.push_str("<span class=");
+                out.push_str("<i class=");
                 out.push_str(class);
                 out.push('>');
                 escape_into(&mut out, &source[a..b], true);
-                out.push_str("</span>");
+                out.push_str("</i>");
             }
             if marked {
                 out.push_str("</mark>");
@@ -315,8 +316,8 @@ mod tests {
         let html = highlight("upper(a.b) + 1 # c\n", SourceKind::Expression, None);
         assert_eq!(
             html,
-            "<span class=f>upper</span>(a.b) <span class=o>+</span> <span class=n>1</span> \
-             <span class=c># c\n</span>"
+            "<i class=f>upper</i>(a.b) <i class=o>+</i> <i class=n>1</i> \
+             <i class=c># c\n</i>"
         );
     }
 
@@ -324,25 +325,25 @@ mod tests {
     fn modes_tell_quoted_text_from_template_sequences() {
         let html = highlight("\"a${ {b = 1}.b }\"", SourceKind::Expression, None);
         assert!(
-            html.starts_with("<span class=s>\"a</span><span class=d>${</span>"),
+            html.starts_with("<i class=s>\"a</i><i class=d>${</i>"),
             "{html}"
         );
         // The object's braces are punctuation (unstyled), the sequence's
         // closing one a delimiter.
         assert!(
-            html.contains("<span class=n>1</span>}.b <span class=d>}</span>"),
+            html.contains("<i class=n>1</i>}.b <i class=d>}</i>"),
             "{html}"
         );
         let template = highlight("hi %{ if x }y%{ endif }", SourceKind::Template, None);
         assert!(template.starts_with(
-            "<span class=x>hi </span><span class=d>%{</span> <span class=k>if</span>"
+            "<i class=x>hi </i><i class=d>%{</i> <i class=k>if</i>"
         ));
     }
 
     #[test]
     fn ranges_are_marked() {
         let html = highlight("a + b", SourceKind::Expression, Some((2, 5)));
-        assert_eq!(html, "a <mark><span class=o>+</span></mark><mark> b</mark>");
+        assert_eq!(html, "a <mark><i class=o>+</i></mark><mark> b</mark>");
         let caret = highlight("a", SourceKind::Expression, Some((1, 1)));
         assert_eq!(caret, "a<mark class=at></mark>");
     }
@@ -352,7 +353,7 @@ mod tests {
         let html = highlight("{\"a\": [1, true]}", SourceKind::Json, None);
         assert_eq!(
             html,
-            "{<span class=a>\"a\"</span>: [<span class=n>1</span>, <span class=k>true</span>]}"
+            "{<i class=a>\"a\"</i>: [<i class=n>1</i>, <i class=k>true</i>]}"
         );
     }
 

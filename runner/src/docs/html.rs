@@ -45,16 +45,17 @@ pub fn escape(text: &str) -> String {
     out
 }
 
-/// Styled text as HTML spans.
+/// Styled text as HTML: each run of a style in an `i` element of its
+/// class, as [`super::highlight::highlight`] writes source text.
 pub fn styled(text: &Styled) -> String {
     let mut out = String::new();
     for (style, run) in &text.0 {
         if *style == Style::Plain {
             escape_into(&mut out, run, true);
         } else {
-            let _ = write!(out, "<span class={}>", style.class());
+            let _ = write!(out, "<i class={}>", style.class());
             escape_into(&mut out, run, true);
-            out.push_str("</span>");
+            out.push_str("</i>");
         }
     }
     out

@@ -93,8 +93,13 @@
       var li = document.createElement("li"), text = document.getElementById("r:" + id);
       li.appendChild(link("#" + fragment("r:" + id), id));
       if (text) {
+        // The heading of its document and section is the nearest before it.
+        var heading = text.previousElementSibling, doc = document.createElement("span");
+        while (heading && heading.className !== "doc") heading = heading.previousElementSibling;
+        doc.className = "doc";
+        doc.textContent = heading ? heading.textContent : "";
         li.appendChild(document.createTextNode(" "));
-        li.appendChild(text.querySelector(".doc").cloneNode(true));
+        li.appendChild(doc);
         li.appendChild(text.querySelector("blockquote").cloneNode(true));
       }
       ul.appendChild(li);
