@@ -39,7 +39,7 @@ pub fn rows_html(rows: &Rows, mark: Option<&str>) -> String {
             }
             Cell::Source(source, kind) => {
                 let offsets = mark.and_then(|r| notation::range_offsets(source, r));
-                let _ = write!(out, "<dd class=src>{}", highlight(source, *kind, offsets));
+                let _ = write!(out, "<dd>{}", highlight(source, *kind, offsets));
             }
         }
     }
@@ -80,10 +80,9 @@ fn spec_texts(context: &Context, file: &SuiteFile, out: &mut String) {
         }
         let _ = write!(
             out,
-            "<div class=req id=\"{}\"><a href=\"{}\">{}</a>",
+            "<div class=req id=\"{}\">{}",
             escape(&text_anchor(id)),
-            context.requirement_href(id).unwrap_or_default(),
-            escape(id),
+            context.requirement_link(id, None).unwrap_or_default(),
         );
         out.push_str(&requirement_text(context, r));
         out.push_str("</div>");
@@ -102,10 +101,12 @@ pub fn requirement_text(context: &Context, r: &Requirement) -> String {
 }
 
 fn case_html(context: &Context, case: &Case, out: &mut String) {
-    // The site's script links the heading to the case's own anchor.
+    // The site's script links the heading to the case's own anchor. A
+    // case's section is known by its id, `FILE::NAME` (`style.css`,
+    // `site.js`: `section[id*="::"]`).
     let _ = write!(
         out,
-        "<section class=case id=\"{}\"><h3>{} <small>{}</small></h3>",
+        "<section id=\"{}\"><h3>{} <small>{}</small></h3>",
         escape(&case.id),
         escape(&case.name),
         case.input.kind().name()

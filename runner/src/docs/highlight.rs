@@ -335,9 +335,7 @@ mod tests {
             "{html}"
         );
         let template = highlight("hi %{ if x }y%{ endif }", SourceKind::Template, None);
-        assert!(template.starts_with(
-            "<i class=x>hi </i><i class=d>%{</i> <i class=k>if</i>"
-        ));
+        assert!(template.starts_with("<i class=x>hi </i><i class=d>%{</i> <i class=k>if</i>"));
     }
 
     #[test]

@@ -190,10 +190,11 @@ impl<'a> Context<'a> {
         case_reference(&html::escape(&case.id))
     }
 
-    /// A link to a requirement on its document's page.
-    pub fn requirement_href(&self, id: &str) -> Option<String> {
-        let r = self.suite.requirements.get(id)?;
-        Some(html::href(&document_page(&r.doc), Some(id)))
+    /// A link to a requirement on its document's page, around `content`
+    /// (HTML; the id when `None`).
+    pub fn requirement_link(&self, id: &str, content: Option<&str>) -> Option<String> {
+        self.links
+            .requirement_link(id, content.unwrap_or(&html::escape(id)))
     }
 
     /// A link to a section on its document's page.
@@ -311,8 +312,21 @@ pub const CASE_REFERENCE: &str = "<a class=c>";
 pub fn case_reference(content: &str) -> String {
     format!("{CASE_REFERENCE}{content}</a>")
 }
-/// A list of cases of one file the script links, each name to its case:
-/// `<span data-f="FILE">NAME, NAME</span>`.
+/// A requirement reference the script links: `<a class=r>ID</a>`, to the
+/// requirement on the page of its document ([`requirement_page`]).
+pub const REQUIREMENT_REFERENCE: &str = "<a class=r>";
+
+/// The page the site's script links a requirement reference to:
+/// `spec/SHORT.html`, `SHORT` the id's first segment (`native` of
+/// `native.splat-operators.001`). A requirement whose document's page is
+/// another has a link of its own instead.
+pub fn requirement_page(id: &str) -> String {
+    format!("spec/{}.html", id.split('.').next().unwrap_or(id))
+}
+
+/// A list of cases of one file the script links, each name to its case,
+/// led by the file's name linked to its page: `<li data-f="FILE">NAME,
+/// NAME</li>`.
 pub const CASE_LIST: &str = " data-f=\"";
 /// A list of requirement ids the script links, each to the anchor `r:ID`
 /// of the same page (where a suite page quotes its text):
@@ -360,18 +374,33 @@ pub fn script_links(html: &str) -> Vec<String> {
             .collect()
     };
     let mut links = Vec::new();
-    // A case reference's text may be in a `code` element.
-    let mut rest = html;
-    while let Some(at) = rest.find(CASE_REFERENCE) {
-        rest = &rest[at + CASE_REFERENCE.len()..];
-        let content = &rest[..rest.find("</a>").unwrap_or(rest.len())];
-        let text: String = content
-            .split('<')
-            .map(|part| part.split_once('>').map_or(part, |(_, text)| text))
-            .collect();
-        links.push(case(unescape(&text).trim()));
+    // A reference's text, which may be in a `code` element.
+    let references = |pattern: &str| {
+        let mut found = Vec::new();
+        let mut rest = html;
+        while let Some(at) = rest.find(pattern) {
+            rest = &rest[at + pattern.len()..];
+            let content = &rest[..rest.find("</a>").unwrap_or(rest.len())];
+            let text: String = content
+                .split('<')
+                .map(|part| part.split_once('>').map_or(part, |(_, text)| text))
+                .collect();
+            found.push(unescape(&text).trim().to_string());
+        }
+        found
+    };
+    for id in references(CASE_REFERENCE) {
+        links.push(case(&id));
+    }
+    for id in references(REQUIREMENT_REFERENCE) {
+        links.push(format!(
+            "{root}{}#{}",
+            requirement_page(&id),
+            html::fragment(&id)
+        ));
     }
     for (file, names) in texts(CASE_LIST) {
+        links.push(format!("{root}suite/{file}.html"));
         for name in items(&names) {
             links.push(case(&format!("{file}::{name}")));
         }
@@ -499,14 +528,16 @@ mod tests {
     #[test]
     fn the_links_the_script_builds_are_read() {
         let page = "<body data-root=\"../\"><a class=c>native/x::a-b</a> \
-                    <span data-f=\"json/y\">c, d-e</span> <p class=rs>native.x.001 r.2</p> \
-                    <a href=\"#top\">t</a>";
+                    <ul><li data-f=\"json/y\">c, d-e</ul> <p class=rs>native.x.001 r.2</p> \
+                    <a href=\"#top\">t</a> <a class=r><code>json.y.002</code></a>";
         let (_, links) = ids_and_links(page);
         assert_eq!(
             links,
             [
                 "#top",
                 "../suite/native/x.html#native/x::a-b",
+                "../spec/json.html#json.y.002",
+                "../suite/json/y.html",
                 "../suite/json/y.html#json/y::c",
                 "../suite/json/y.html#json/y::d-e",
                 "#r:native.x.001",
@@ -516,7 +547,9 @@ mod tests {
     }
 
     /// A site of two pages whose script-built links all resolve but for
-    /// one case reference, one name of a case list and one requirement id.
+    /// one case reference, one requirement reference, one name of a case
+    /// list, a list of a file that does not exist and one requirement id
+    /// of a list.
     #[test]
     fn the_link_check_finds_broken_references_the_script_links() {
         let dir = std::env::temp_dir().join(format!("docs-refs-{}", std::process::id()));
@@ -532,7 +565,8 @@ mod tests {
         std::fs::write(
             dir.join("spec/native.html"),
             "<body data-root=\"../\"><a class=c>native/x::a</a> <a class=c>native/x::gone</a> \
-             <span data-f=\"native/x\">a, b, c</span> <span data-f=\"native/none\">a</span>",
+             <ul><li data-f=\"native/x\">a, b, c<li data-f=\"native/none\">a</ul>\
+             <div id=\"native.1\"></div> <a class=r>native.1</a> <a class=r>native.2</a>",
         )
         .unwrap();
         let broken = broken_links(&dir).unwrap();
@@ -541,7 +575,9 @@ mod tests {
             broken,
             [
                 "spec/native.html: ../suite/native/x.html#native/x::gone",
+                "spec/native.html: ../spec/native.html#native.2",
                 "spec/native.html: ../suite/native/x.html#native/x::c",
+                "spec/native.html: ../suite/native/none.html",
                 "spec/native.html: ../suite/native/none.html#native/none::a",
                 "suite/native/x.html: #r:n.9",
             ]

@@ -178,11 +178,11 @@ fn requirement_html(context: &Context, r: &crate::requirements::Requirement, out
     } else {
         " <span class=tag>not testable</span>"
     };
+    // The site's script links the id to the requirement's own anchor.
     let _ = write!(
         out,
-        "<div class=req id=\"{}\"><p class=rid><a class=self href=\"#{}\">{}</a> <span class=tag>{}</span>{testable}</p>",
+        "<div class=req id=\"{}\"><p class=rid>{} <span class=tag>{}</span>{testable}</p>",
         escape(&r.id),
-        escape(&fragment(&r.id)),
         escape(&r.id),
         escape(&r.kind)
     );
@@ -227,22 +227,16 @@ fn requirement_html(context: &Context, r: &crate::requirements::Requirement, out
                 .or_default()
                 .push(case);
         }
+        // The site's script leads each list with its file's name, linked,
+        // and links each name (`super::CASE_LIST`).
         for (file, cases) in by_file {
-            let _ = write!(
-                out,
-                "<li><a href=\"{}\">{}</a>: ",
-                href(&format!("suite/{file}.html"), None),
-                escape(file)
-            );
-            // The site's script links each name (`super::CASE_LIST`).
-            let _ = write!(out, "<span data-f=\"{}\">", escape(file));
+            let _ = write!(out, "<li data-f=\"{}\">", escape(file));
             for (i, case) in cases.iter().enumerate() {
                 if i > 0 {
                     out.push_str(", ");
                 }
                 out.push_str(&escape(&case.name));
             }
-            out.push_str("</span>");
         }
         out.push_str("</ul>");
     } else if r.testable {
@@ -490,12 +484,7 @@ must stay fully covered (<code>suite/finished-areas.txt</code>).</p>"
                     if i > 0 {
                         out.push_str(", ");
                     }
-                    let _ = write!(
-                        out,
-                        "<a href=\"{}\">{}</a>",
-                        context.requirement_href(id).unwrap_or_default(),
-                        escape(id)
-                    );
+                    out.push_str(&context.requirement_link(id, None).unwrap_or_default());
                 }
             };
             ids("uncovered", &s.uncovered, &mut body);
@@ -576,7 +565,7 @@ pub fn search_index(context: &Context) -> String {
                 .map(|short| format!("spec/{short}.html"));
         let link = match page == Some(document_page(&r.doc)) {
             true => String::new(),
-            false => strip(context.requirement_href(&r.id).unwrap_or_default()),
+            false => strip(href(&document_page(&r.doc), Some(&r.id))),
         };
         entries.push(serde_json::json!(["requirement", r.id, link, text]));
     }

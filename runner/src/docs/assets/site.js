@@ -62,11 +62,14 @@
 })();
 // Links built from compact references (docs/mod.rs, script_links, which
 // the site's link check reads the same way): a case reference
-// <a class=c>FILE::NAME</a>, a file's list of cases <span data-f="FILE">NAME,
-// NAME</span>, a case's requirement ids <p class=rs>ID ID</p>; then, on a
-// suite page, each case's heading linked to its anchor, the list of cases,
-// each requirement shown with its text (which the page quotes once at its
-// end) and the implementations' verdicts.
+// <a class=c>FILE::NAME</a>, a requirement reference <a class=r>ID</a> (to
+// spec/SHORT.html, SHORT the id's first segment), a file's list of cases
+// <li data-f="FILE">NAME, NAME</li> (led by the file's name, linked), a
+// case's requirement ids
+// <p class=rs>ID ID</p>; each requirement of a spec page and each case of a
+// suite page linked to its own anchor; then, on a suite page, the list of
+// cases, each requirement shown with its text (which the page quotes once
+// at its end) and the implementations' verdicts.
 (function () {
   var root = document.body.getAttribute("data-root") || "";
   var fragment = function (id) { return encodeURIComponent(id).replace(/%2F/g, "/").replace(/%3A/g, ":"); };
@@ -78,9 +81,21 @@
     return a;
   };
   document.querySelectorAll("a.c").forEach(function (a) { a.href = caseHref(a.textContent.trim()); });
+  document.querySelectorAll("a.r").forEach(function (a) {
+    var id = a.textContent.trim();
+    a.href = root + "spec/" + id.split(".")[0] + ".html#" + fragment(id);
+  });
+  document.querySelectorAll("div.req[id] > p.rid").forEach(function (p) {
+    var a = link("#" + fragment(p.parentNode.id), p.firstChild.textContent.trim());
+    a.className = "self";
+    p.replaceChild(a, p.firstChild);
+    p.insertBefore(document.createTextNode(" "), a.nextSibling);
+  });
   document.querySelectorAll("[data-f]").forEach(function (list) {
     var file = list.getAttribute("data-f"), names = items(list.textContent);
     list.textContent = "";
+    list.appendChild(link(root + "suite/" + file + ".html", file));
+    list.appendChild(document.createTextNode(": "));
     names.forEach(function (name, i) {
       if (i) list.appendChild(document.createTextNode(", "));
       list.appendChild(link(caseHref(file + "::" + name), name));
@@ -106,7 +121,7 @@
     });
     p.parentNode.replaceChild(ul, p);
   });
-  var cases = document.querySelectorAll("section.case");
+  var cases = document.querySelectorAll("section[id*='::']");
   cases.forEach(function (c) {
     var h = c.querySelector("h3"), name = h.firstChild, a = link("#" + fragment(c.id), name.textContent.trim());
     a.className = "self";
