@@ -119,11 +119,12 @@ fn case_html(context: &Context, case: &Case, out: &mut String) {
         );
     }
     let range = expected_range(&case.expect);
-    // The headings Input, Expected result and What the spec says are the
-    // style sheet's (`.io > div::before`, `p.rs::before`).
-    out.push_str("<div class=io><div>");
+    // Two columns: the input's rows, and the expected result's with what
+    // goes with it. The headings Input, Expected result and What the spec
+    // says are the style sheet's (`.io > dl::before`, `p.rs::before`).
+    out.push_str("<div class=io>");
     out.push_str(&rows_html(&notation::input(&case.input), range));
-    out.push_str("</div><div>");
+    out.push_str("<div>");
     out.push_str(&rows_html(&notation::expectation(&case.expect), None));
     if let Some(why) = &case.implementation_defined {
         let _ = write!(

@@ -28,7 +28,12 @@
   var found = [], entries = [];
   window.HCL_SEARCH.forEach(function (entry) {
     entries.push(entry);
+    // A file's cases, a section's requirements (docs/pages.rs, search_index).
     (entry[4] || []).forEach(function (c) {
+      if (entry[0] === "section") {
+        entries.push(["requirement", c[0], c[2] || "", entry[1].split(" \u00a7 ").pop() + " " + c[1]]);
+        return;
+      }
       var named = typeof c === "string" ? [c, ""] : c;
       entries.push(["case", entry[1] + "::" + named[0], "", named[1]]);
     });
