@@ -98,6 +98,20 @@ fn every_link_resolves_and_every_case_has_one_anchor() {
         &broken[..broken.len().min(10)]
     );
 
+    // The check reads the links the site's script builds: every case's
+    // requirement ids and every case pinning a requirement among them.
+    let script_links: usize = walkdir::WalkDir::new(&out)
+        .into_iter()
+        .filter_map(Result::ok)
+        .filter(|e| e.path().extension().is_some_and(|x| x == "html"))
+        .map(|e| hcl_conformance::docs::script_links(&read(e.path())).len())
+        .sum();
+    let covers: usize = suite.cases().map(|c| c.covers.len()).sum();
+    assert!(
+        script_links >= 2 * covers,
+        "{script_links} links built by the script, {covers} requirement ids of cases"
+    );
+
     let ids = ids(&out);
     for case in suite.cases() {
         let file = case.id.split("::").next().unwrap();

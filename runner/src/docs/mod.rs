@@ -3,7 +3,12 @@
 //!
 //! The site is static: plain HTML pages, one style sheet, one script and a
 //! search index, every link relative, so that it works from `file://` and
-//! from any static host, with no network resource. Its pages:
+//! from any static host, with no network resource. Links that would repeat
+//! on every case (a case's heading and requirement ids, the cases pinning a
+//! requirement, case and requirement ids in prose) are compact references
+//! that the script links ([`script_links`]: the link check reads them as
+//! the script does), which keeps the whole site within a few MiB. Its
+//! pages:
 //! - `index.html`: what the suite is, how to read a case, how to run it;
 //! - `spec/`: each cited document's sections, their requirements (text
 //!   from `requirements.jsonl`) and the cases that pin each one;
