@@ -164,7 +164,7 @@ fn hex_unit(source: &str, at: usize) -> Result<u32, StringError> {
                 .map_or(at + 2, |(i, c)| at + 2 + i + c.len_utf8());
             Err(StringError {
                 start: at,
-                end: end.max(at + 2),
+                end,
                 summary: "A \\u escape needs four hexadecimal digits",
             })
         }

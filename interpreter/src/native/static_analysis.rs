@@ -446,4 +446,26 @@ mod tests {
         let source = format!("a{}", ".b".repeat(100_000));
         assert_eq!(traversal(&source).steps.len(), 100_000);
     }
+
+    /// The parts an analysis returns are expressions too, and a caller may
+    /// analyse them again: an object constructor's key that is a tuple
+    /// constructor is a static list, as is a value.
+    #[test]
+    fn keys_and_values_of_a_static_map_are_analysed_again() {
+        let source = "{[a, b] = [c], k = f(x)}";
+        let parsed = crate::native::parse_expression(source).unwrap();
+        let tree = parsed.tree();
+        let pairs = tree.static_map().expect("a static map");
+        let text = |e: &dyn StaticExpression| source[e.span().range()].to_string();
+        let key = pairs[0].0.static_list().expect("the key is a static list");
+        let key: Vec<String> = key.iter().map(|e| text(e.as_ref())).collect();
+        assert_eq!(key, ["a", "b"]);
+        let value = pairs[0]
+            .1
+            .static_list()
+            .expect("the value is a static list");
+        assert_eq!(value.len(), 1);
+        assert!(pairs[1].0.static_list().is_none());
+        assert_eq!(pairs[1].1.static_call().expect("a call").name, "f");
+    }
 }

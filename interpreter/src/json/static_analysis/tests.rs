@@ -196,3 +196,37 @@ fn json_expressions_are_read_through_the_static_analysis_interface() {
     assert!(l.static_call().is_none());
     assert!(t.static_list().is_none());
 }
+
+/// The parts of a native expression in a JSON string are native
+/// expressions too, given in the JSON source: a caller may analyse them
+/// again: an argument that is a call, or a tuple constructor of calls.
+#[test]
+fn parts_of_a_native_expression_in_a_string_are_analysed_again() {
+    let source = r#"{"c": "f(g(1, \u0078))", "l": "f([h(y), z])"}"#;
+    let node = crate::json::parse(source).unwrap();
+    let NodeKind::Object(properties) = &node.kind else {
+        panic!("an object");
+    };
+    let value = |i: usize| JsonExpression {
+        node: &properties[i].value,
+        source,
+    };
+    let (c, l) = (value(0), value(1));
+    let outer = c.static_call().expect("a static call");
+    let inner = outer.arguments[0]
+        .static_call()
+        .expect("the argument is a call");
+    assert_eq!(inner.name, "g");
+    let arguments: Vec<&str> = inner
+        .arguments
+        .iter()
+        .map(|e| text_of(source, e.span()))
+        .collect();
+    assert_eq!(arguments, ["1", r"\u0078"]);
+    let call = l.static_call().expect("a static call");
+    let list = call.arguments[0]
+        .static_list()
+        .expect("the argument is a static list");
+    assert_eq!(list[0].static_call().expect("a call").name, "h");
+    assert!(list[1].static_call().is_none());
+}
