@@ -241,9 +241,7 @@ fn source_has_big_literal(input: &CaseInput) -> bool {
     let (text, start) = match input {
         Input::Expr(e) => (&*e.expr, StartMode::ConfigFile),
         Input::Template(t) => (&*t.template, StartMode::TemplateFile),
-        Input::Config(c) if matches!(*c.syntax, Syntax::Native | Syntax::Json) => {
-            (&*c.config, StartMode::ConfigFile)
-        }
+        Input::Config(c) => (&*c.config, StartMode::ConfigFile),
         _ => return false,
     };
     // `1.e3` is 1000, as the parser reads it.
@@ -467,5 +465,16 @@ mod tests {
         );
         let untyped = value(Type::Dynamic, ExpectedValue::Null);
         assert_eq!(needs(expr("null", vec![]), untyped), Vec::<String>::new());
+        // A null variable, likewise.
+        let is_null = || value(Type::Bool, ExpectedValue::Bool(true));
+        let variable = |ty| vec![("a", Value::Null(ty))];
+        assert_eq!(
+            needs(expr("a == null", variable(Type::String)), is_null()),
+            vec![EXACT_TYPES]
+        );
+        assert_eq!(
+            needs(expr("a == null", variable(Type::Dynamic)), is_null()),
+            Vec::<String>::new()
+        );
     }
 }
