@@ -144,14 +144,6 @@ fn first_difference(expect: &Expectation, outcome: &Outcome, grading: &Grading) 
             ))
         }
         (Expectation::Result(true), Outcome::Parsed(true)) if parse_only => None,
-        (Expectation::Error { .. }, outcome)
-            if parse_only && !matches!(outcome, Outcome::Error(_)) =>
-        {
-            Some(format!(
-                "expected an error in phase parse, got {}",
-                describe_outcome(outcome)
-            ))
-        }
         (Expectation::Result(true), outcome) if parse_only => Some(format!(
             "expected the source to parse (`parsed: true`), got {}",
             describe_outcome(outcome)
@@ -711,5 +703,59 @@ mod tests {
         // Graded fully, a yes/no expectation is the answer `result`.
         let mismatch = check(&Expectation::Result(true), &eval_error("x")).unwrap_err();
         assert_eq!(mismatch.expected, "{\n  \"result\": true\n}\n");
+    }
+
+    #[test]
+    fn options_that_grade_alike_are_one_expectation() {
+        // Parse-only, two values are both "it parses".
+        let grading = Grading {
+            parse_only: true,
+            ..Grading::FULL
+        };
+        let number = |n| Expectation::Value {
+            ty: Type::Number,
+            value: ExpectedValue::Number(Number::from_i64(n)),
+            safety: None,
+            order_any: false,
+        };
+        let options = Expectation::OneOf(vec![number(1), number(2)]);
+        let mismatch = check_with(&options, &eval_error("x"), &grading).unwrap_err();
+        assert_eq!(
+            mismatch.first_difference,
+            "expected the source to parse (`parsed: true`), got an error in phase eval (x)"
+        );
+        assert_eq!(mismatch.expected, "{\n  \"parsed\": true\n}\n");
+        // A parse error expected, and the source parsed.
+        let parse_error = Expectation::Error {
+            phase: Phase::Parse,
+            range: None,
+        };
+        let mismatch = check_with(&parse_error, &Outcome::Parsed(true), &grading).unwrap_err();
+        assert_eq!(
+            mismatch.first_difference,
+            "expected an error in phase parse, got `parsed: true`"
+        );
+    }
+
+    #[test]
+    fn a_mismatch_renders_expected_and_actual_values_alike() {
+        let expect = Expectation::Value {
+            ty: Type::Number,
+            value: ExpectedValue::Number(one()),
+            safety: None,
+            order_any: false,
+        };
+        let answer = Outcome::Value {
+            value: Val(Value::Number(Number::from_i64(2))),
+            safety: None,
+        };
+        let mismatch = check(&expect, &answer).unwrap_err();
+        let rendering = |n| {
+            format!(
+                "{{\n  \"value\": {{\n    \"type\": \"number\",\n    \"value\": {n}\n  }}\n}}\n"
+            )
+        };
+        assert_eq!(mismatch.expected, rendering(1));
+        assert_eq!(mismatch.actual, rendering(2));
     }
 }

@@ -266,6 +266,7 @@ mod tests {
         let suite = suite(&["a", "b", "c"], &["a", "c"]);
         let known = KnownFailures::from_profile(&suite, "hcl-v2.14");
         assert_eq!(known.len(), 2);
+        assert!(known.contains("area/file::a") && known.contains("area/file::c"));
         assert!(!known.contains("area/file::b"));
         let listing = known.listing("area/file::c").unwrap();
         assert!(!listing.by_hand, "{listing:?}");
@@ -309,5 +310,20 @@ mod tests {
         );
         let cut = "x".repeat(157);
         assert_eq!(list, format!("# default header\n{a} fails\n{b} {cut}...\n"));
+    }
+
+    #[test]
+    fn a_list_entry_keeps_its_line_number_and_the_leading_comments_are_its_header() {
+        let file = FailureFile::parse(
+            "# header\n#  two\n\nsome::case  why it fails \n# later\nother::case\n",
+        );
+        assert_eq!(file.header, ["# header", "#  two"]);
+        assert_eq!(
+            file.entries,
+            [
+                ("some::case".into(), "why it fails".into(), 4),
+                ("other::case".into(), String::new(), 6)
+            ]
+        );
     }
 }

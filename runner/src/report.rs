@@ -299,7 +299,9 @@ mod tests {
             ),
             "{summary}"
         );
-        let summary = report(vec![record("a", Status::Passed, &[])]).summary();
+        let passed = report(vec![record("a", Status::Passed, &[])]);
+        let summary = passed.summary();
+        assert!(summary.contains(&passed.table()), "{summary}");
         assert!(!summary.contains("unsupported cases"), "{summary}");
         assert!(!summary.contains("error cases"), "{summary}");
     }
@@ -325,6 +327,23 @@ mod tests {
         assert!(
             junit.contains(r#"<failure message="unexpected pass reason" type="unexpected pass""#),
             "{junit}"
+        );
+    }
+
+    #[test]
+    fn the_table_has_a_column_for_passed_failed_and_each_status_that_occurs() {
+        let table = report(vec![
+            record("a", Status::Passed, &[]),
+            record("b", Status::Unsupported, &["unknown"]),
+            record("c", Status::Unsupported, &["unknown"]),
+        ])
+        .table();
+        assert_eq!(
+            table,
+            "| area            |  passed |  failed | unsupported |\n\
+             |-----------------|--------:|--------:|------------:|\n\
+             | expressions     |       1 |       0 |           2 |\n\
+             | total           |       1 |       0 |           2 |\n"
         );
     }
 }
