@@ -144,14 +144,6 @@ fn first_difference(expect: &Expectation, outcome: &Outcome, grading: &Grading) 
             ))
         }
         (Expectation::Result(true), Outcome::Parsed(true)) if parse_only => None,
-        (Expectation::Error { .. }, outcome)
-            if parse_only && !matches!(outcome, Outcome::Error(_)) =>
-        {
-            Some(format!(
-                "expected an error in phase parse, got {}",
-                describe_outcome(outcome)
-            ))
-        }
         (Expectation::Result(true), outcome) if parse_only => Some(format!(
             "expected the source to parse (`parsed: true`), got {}",
             describe_outcome(outcome)
@@ -604,5 +596,166 @@ fn outcome_json(outcome: &Outcome) -> Json {
         Outcome::TimedOut(why) => json!({ "timeout": why }),
         Outcome::Broken(why) => json!({ "broken": why }),
         answer => json!(answer),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kinds::Named;
+    use crate::wire::{ErrorAnswer, Val, WireDiagnostic};
+    use hcl_interpreter::convert::Safety;
+    use hcl_interpreter::number::Number;
+
+    fn one() -> Number {
+        Number::from_i64(1)
+    }
+
+    fn eval_error(summary: &str) -> Outcome {
+        Outcome::Error(ErrorAnswer {
+            phase: Named(Phase::Eval),
+            diagnostics: vec![WireDiagnostic {
+                severity: "error".into(),
+                summary: summary.into(),
+                detail: String::new(),
+                range: None,
+            }],
+        })
+    }
+
+    #[test]
+    fn a_report_names_the_first_difference_then_diffs_expected_against_actual() {
+        let mismatch = check(&Expectation::Result(true), &Outcome::Result(false)).unwrap_err();
+        assert_eq!(mismatch.first_difference, "expected true, got false");
+        let report = mismatch.report();
+        assert!(
+            report.starts_with(
+                "first difference: expected true, got false\n--- expected\n+++ actual\n"
+            ),
+            "{report}"
+        );
+        assert!(
+            report.contains("\n-  \"result\": true\n+  \"result\": false\n"),
+            "{report}"
+        );
+    }
+
+    #[test]
+    fn an_expected_safety_is_a_difference_when_the_answer_reports_none() {
+        let expect = Expectation::Value {
+            ty: Type::Number,
+            value: ExpectedValue::Number(one()),
+            safety: Some(Safety::Unsafe),
+            order_any: false,
+        };
+        let answer = |safety| Outcome::Value {
+            value: Val(Value::Number(one())),
+            safety,
+        };
+        assert_eq!(check(&expect, &answer(Some(Named(Safety::Unsafe)))), Ok(()));
+        let silent = check(&expect, &answer(None)).unwrap_err();
+        assert!(
+            silent
+                .first_difference
+                .contains("the implementation reported no safety"),
+            "{silent:?}"
+        );
+        // Without the feature `safety` it is not compared.
+        let grading = Grading {
+            safety: false,
+            ..Grading::FULL
+        };
+        assert_eq!(check_with(&expect, &answer(None), &grading), Ok(()));
+    }
+
+    #[test]
+    fn an_error_answer_is_described_by_the_first_line_of_its_first_summary() {
+        assert_eq!(
+            first_line("  Invalid operand \nthe rest"),
+            "Invalid operand"
+        );
+        assert_eq!(first_line(""), "");
+        let mismatch = check(
+            &Expectation::Result(true),
+            &eval_error("Invalid operand\nmore"),
+        )
+        .unwrap_err();
+        assert_eq!(
+            mismatch.first_difference,
+            "expected the answer true, got an error in phase eval (Invalid operand)"
+        );
+    }
+
+    #[test]
+    fn a_parse_only_expectation_is_shown_as_the_parsed_answer() {
+        let grading = Grading {
+            parse_only: true,
+            ..Grading::FULL
+        };
+        let value = Expectation::Value {
+            ty: Type::Number,
+            value: ExpectedValue::Number(one()),
+            safety: None,
+            order_any: false,
+        };
+        let mismatch = check_with(&value, &eval_error("x"), &grading).unwrap_err();
+        assert_eq!(mismatch.expected, "{\n  \"parsed\": true\n}\n");
+        // Graded fully, a yes/no expectation is the answer `result`.
+        let mismatch = check(&Expectation::Result(true), &eval_error("x")).unwrap_err();
+        assert_eq!(mismatch.expected, "{\n  \"result\": true\n}\n");
+    }
+
+    #[test]
+    fn options_that_grade_alike_are_one_expectation() {
+        // Parse-only, two values are both "it parses".
+        let grading = Grading {
+            parse_only: true,
+            ..Grading::FULL
+        };
+        let number = |n| Expectation::Value {
+            ty: Type::Number,
+            value: ExpectedValue::Number(Number::from_i64(n)),
+            safety: None,
+            order_any: false,
+        };
+        let options = Expectation::OneOf(vec![number(1), number(2)]);
+        let mismatch = check_with(&options, &eval_error("x"), &grading).unwrap_err();
+        assert_eq!(
+            mismatch.first_difference,
+            "expected the source to parse (`parsed: true`), got an error in phase eval (x)"
+        );
+        assert_eq!(mismatch.expected, "{\n  \"parsed\": true\n}\n");
+        // A parse error expected, and the source parsed.
+        let parse_error = Expectation::Error {
+            phase: Phase::Parse,
+            range: None,
+        };
+        let mismatch = check_with(&parse_error, &Outcome::Parsed(true), &grading).unwrap_err();
+        assert_eq!(
+            mismatch.first_difference,
+            "expected an error in phase parse, got `parsed: true`"
+        );
+    }
+
+    #[test]
+    fn a_mismatch_renders_expected_and_actual_values_alike() {
+        let expect = Expectation::Value {
+            ty: Type::Number,
+            value: ExpectedValue::Number(one()),
+            safety: None,
+            order_any: false,
+        };
+        let answer = Outcome::Value {
+            value: Val(Value::Number(Number::from_i64(2))),
+            safety: None,
+        };
+        let mismatch = check(&expect, &answer).unwrap_err();
+        let rendering = |n| {
+            format!(
+                "{{\n  \"value\": {{\n    \"type\": \"number\",\n    \"value\": {n}\n  }}\n}}\n"
+            )
+        };
+        assert_eq!(mismatch.expected, rendering(1));
+        assert_eq!(mismatch.actual, rendering(2));
     }
 }

@@ -211,3 +211,119 @@ fn short_reason(reason: &str) -> String {
         line.to_string()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kinds::{Expr, Input};
+    use crate::suite::{Case, Expectation, Origin, ProfileExpectation, SuiteFile};
+    use std::path::PathBuf;
+
+    /// A suite of one file with a case of each name; those named in
+    /// `recorded` record another result for the profile hcl-v2.14.
+    fn suite(names: &[&str], recorded: &[&str]) -> Suite {
+        let case = |(line, name): (usize, &&str)| {
+            let profiles = recorded.contains(name).then(|| {
+                let note = format!("spec-notes/gaps/{name}.md");
+                let expect = Expectation::Result(false);
+                ("hcl-v2.14".to_string(), ProfileExpectation { expect, note })
+            });
+            Case {
+                id: format!("area/file::{name}"),
+                name: name.to_string(),
+                description: None,
+                covers: Vec::new(),
+                input: Input::Expr(Expr {
+                    expr: "true".into(),
+                    variables: BTreeMap::new(),
+                    extensions: Vec::new(),
+                }),
+                expect: Expectation::Result(true),
+                implementation_defined: None,
+                profiles: profiles.into_iter().collect(),
+                area: "expressions",
+                line: 10 * (line + 1),
+            }
+        };
+        let file = SuiteFile {
+            id: "area/file".into(),
+            path: PathBuf::from("suite/area/file.yaml"),
+            spec: Vec::new(),
+            summary: String::new(),
+            cases: names.iter().enumerate().map(case).collect(),
+        };
+        Suite {
+            dir: PathBuf::from("suite"),
+            origin: Origin::Embedded,
+            files: vec![file],
+            requirements: Default::default(),
+            texts: BTreeMap::new(),
+        }
+    }
+
+    #[test]
+    fn a_profile_lists_every_case_that_records_a_result_for_it() {
+        let suite = suite(&["a", "b", "c"], &["a", "c"]);
+        let known = KnownFailures::from_profile(&suite, "hcl-v2.14");
+        assert_eq!(known.len(), 2);
+        assert!(known.contains("area/file::a") && known.contains("area/file::c"));
+        assert!(!known.contains("area/file::b"));
+        let listing = known.listing("area/file::c").unwrap();
+        assert!(!listing.by_hand, "{listing:?}");
+        assert_eq!(
+            listing.place,
+            "suite/area/file.yaml:30 (profiles.hcl-v2.14)"
+        );
+        assert!(
+            listing.reason.contains("spec-notes/gaps/c.md"),
+            "{listing:?}"
+        );
+        // No case records a result of the spec's profile apart.
+        assert!(KnownFailures::from_profile(&suite, "spec").is_empty());
+    }
+
+    #[test]
+    fn a_failure_list_keeps_written_reasons_and_drops_cases_that_pass() {
+        let suite = suite(&["a", "b", "c", "d"], &[]);
+        let [a, b, c, d] = ["a", "b", "c", "d"].map(|n| format!("area/file::{n}"));
+        let (a, b, c, d) = (a.as_str(), b.as_str(), c.as_str(), d.as_str());
+        let previous = FailureFile::parse(&format!(
+            "# kept header\n{a} written by hand\n{c} listed, not run\n{d} passes now\nno/such::case gone\n"
+        ));
+        let failures = [(b, "Wrong value\nthe diff"), (a, "a new message")];
+        let ran = BTreeSet::from([a, b, d]);
+        let list = failure_list(failures.into_iter(), &ran, &previous, &suite, &[]);
+        assert_eq!(
+            list,
+            format!("# kept header\n{a} written by hand\n{b} Wrong value\n{c} listed, not run\n")
+        );
+        // A new list: the default header, a reason on one short line.
+        let long = "x".repeat(200);
+        let failures = [(a, ""), (b, long.as_str())];
+        let header = ["# default header".to_string()];
+        let list = failure_list(
+            failures.into_iter(),
+            &ran,
+            &FailureFile::default(),
+            &suite,
+            &header,
+        );
+        let cut = "x".repeat(157);
+        assert_eq!(list, format!("# default header\n{a} fails\n{b} {cut}...\n"));
+    }
+
+    #[test]
+    fn a_list_entry_keeps_its_line_number_and_the_leading_comments_are_its_header() {
+        let file = FailureFile::parse(
+            "# header\n#  two\n\nsome::case  why it fails \n# later\nother::case\n",
+        );
+        assert_eq!(file.header, ["# header", "#  two"]);
+        assert_eq!(
+            file.entries,
+            [
+                ("some::case".into(), "why it fails".into(), 4),
+                ("other::case".into(), String::new(), 6)
+            ]
+        );
+    }
+}

@@ -241,9 +241,7 @@ fn source_has_big_literal(input: &CaseInput) -> bool {
     let (text, start) = match input {
         Input::Expr(e) => (&*e.expr, StartMode::ConfigFile),
         Input::Template(t) => (&*t.template, StartMode::TemplateFile),
-        Input::Config(c) if matches!(*c.syntax, Syntax::Native | Syntax::Json) => {
-            (&*c.config, StartMode::ConfigFile)
-        }
+        Input::Config(c) => (&*c.config, StartMode::ConfigFile),
         _ => return false,
     };
     // `1.e3` is 1000, as the parser reads it.
@@ -270,5 +268,213 @@ pub fn number_literals(text: &str, start: StartMode) -> Vec<&str> {
             _ => {}
         }
         after_dot = token.kind == TokenKind::Dot;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kinds::{self, Named, Schema, Text};
+    use crate::suite::{Expectation, TypeText, TypedValue};
+    use std::collections::BTreeMap;
+
+    fn case(input: CaseInput, expect: Expectation) -> Case {
+        Case {
+            id: "needs/test::case".into(),
+            name: "case".into(),
+            description: None,
+            covers: Vec::new(),
+            input,
+            expect,
+            implementation_defined: None,
+            profiles: BTreeMap::new(),
+            area: "expressions",
+            line: 1,
+        }
+    }
+
+    fn expr(text: &str, variables: Vec<(&str, Value)>) -> CaseInput {
+        Input::Expr(kinds::Expr {
+            expr: text.into(),
+            variables: variables
+                .into_iter()
+                .map(|(k, v)| (Text::from(k), TypedValue(v)))
+                .collect(),
+            extensions: Vec::new(),
+        })
+    }
+
+    fn config(schema: Option<Schema>, literal_only: bool) -> CaseInput {
+        Input::Config(kinds::Config {
+            syntax: Named(Syntax::Native),
+            config: "a = 1\n".into(),
+            variables: BTreeMap::new(),
+            extensions: Vec::new(),
+            schema,
+            literal_only,
+        })
+    }
+
+    fn number(text: &str) -> Number {
+        Number::parse_decimal(text, true).unwrap()
+    }
+
+    fn value(ty: Type, value: ExpectedValue) -> Expectation {
+        Expectation::Value {
+            ty,
+            value,
+            safety: None,
+            order_any: false,
+        }
+    }
+
+    fn one() -> ExpectedValue {
+        ExpectedValue::Number(number("1"))
+    }
+
+    /// The features `case_features` finds for a case.
+    fn needs(input: CaseInput, expect: Expectation) -> Vec<String> {
+        case_features(&case(input, expect), "spec")
+    }
+
+    #[test]
+    fn each_source_of_a_feature_needs_it_alone() {
+        let list_of_one = Value::list(Type::Number, vec![Value::Number(number("1"))]).unwrap();
+        let tenth = || Value::Number(number("0.1"));
+        let bool_true = || value(Type::Bool, ExpectedValue::Bool(true));
+        let cases = [
+            (
+                "an unknown variable, with a known result",
+                expr("length([a])", vec![("a", Value::Unknown(Type::Number))]),
+                value(Type::Number, one()),
+                vec![UNKNOWN],
+            ),
+            (
+                "a kind about types",
+                Input::Unify(kinds::Unify {
+                    types: vec![TypeText(Type::Number)],
+                }),
+                Expectation::Type(Type::Number),
+                vec![EXACT_TYPES],
+            ),
+            (
+                "a list variable",
+                expr("length(a)", vec![("a", list_of_one)]),
+                value(Type::Number, one()),
+                vec![EXACT_TYPES],
+            ),
+            (
+                "an expected list",
+                expr("tolist([1])", vec![]),
+                value(
+                    Type::list(Type::Number),
+                    ExpectedValue::Sequence(vec![one()]),
+                ),
+                vec![EXACT_TYPES],
+            ),
+            (
+                "a big variable",
+                expr("a > 0", vec![("a", tenth())]),
+                bool_true(),
+                vec![BIG_NUMBERS],
+            ),
+            (
+                "a big expected number",
+                expr("a / 10", vec![("a", Value::Number(number("1")))]),
+                value(Type::Number, ExpectedValue::Number(number("0.1"))),
+                vec![BIG_NUMBERS],
+            ),
+            (
+                "a big literal",
+                expr("0.1 > 0", vec![]),
+                bool_true(),
+                vec![BIG_NUMBERS],
+            ),
+            (
+                "a body schema",
+                config(Some(Schema::Mode("attributes".into())), false),
+                Expectation::Body(Default::default()),
+                vec![SCHEMA],
+            ),
+            (
+                "literal-only mode",
+                config(None, true),
+                Expectation::Body(Default::default()),
+                vec![SCHEMA],
+            ),
+        ];
+        for (what, input, expect, expected) in cases {
+            assert_eq!(needs(input, expect), expected, "{what}");
+        }
+    }
+
+    #[test]
+    fn a_conversions_value_is_among_the_values_the_case_carries() {
+        // A big number converted to a string: the result is no number.
+        let convert = Input::Convert(kinds::Convert {
+            value: TypedValue(Value::Number(number("0.1"))),
+            to: TypeText(Type::String),
+        });
+        let string = value(Type::String, ExpectedValue::String("0.1".into()));
+        assert_eq!(needs(convert, string), vec![EXACT_TYPES, BIG_NUMBERS]);
+    }
+
+    #[test]
+    fn a_collection_type_inside_an_object_type_needs_exact_types() {
+        let object = |inner: Type| Type::Object(BTreeMap::from([("a".into(), inner)]));
+        let expected = |inner: Type, element: ExpectedValue| {
+            value(
+                object(inner),
+                ExpectedValue::Mapping(BTreeMap::from([("a".into(), element)])),
+            )
+        };
+        let list = Type::list(Type::Number);
+        assert_eq!(
+            needs(
+                expr("{a = tolist([1])}", vec![]),
+                expected(list, ExpectedValue::Sequence(vec![one()]))
+            ),
+            vec![EXACT_TYPES]
+        );
+        // An unknown variable of that type too.
+        let unknown = Value::Unknown(object(Type::list(Type::Number)));
+        assert_eq!(
+            needs(
+                expr("length(a.a) > 0", vec![("a", unknown)]),
+                value(Type::Bool, ExpectedValue::Unknown)
+            ),
+            vec![UNKNOWN, EXACT_TYPES]
+        );
+        // A tuple in an object is no collection.
+        let tuple = Type::Tuple(vec![Type::Number]);
+        assert_eq!(
+            needs(
+                expr("{a = [1]}", vec![]),
+                expected(tuple, ExpectedValue::Sequence(vec![one()]))
+            ),
+            Vec::<String>::new()
+        );
+    }
+
+    #[test]
+    fn a_typed_null_needs_exact_types_and_an_untyped_one_does_not() {
+        let typed = value(Type::String, ExpectedValue::Null);
+        assert_eq!(
+            needs(expr("tostring(null)", vec![]), typed),
+            vec![EXACT_TYPES]
+        );
+        let untyped = value(Type::Dynamic, ExpectedValue::Null);
+        assert_eq!(needs(expr("null", vec![]), untyped), Vec::<String>::new());
+        // A null variable, likewise.
+        let is_null = || value(Type::Bool, ExpectedValue::Bool(true));
+        let variable = |ty| vec![("a", Value::Null(ty))];
+        assert_eq!(
+            needs(expr("a == null", variable(Type::String)), is_null()),
+            vec![EXACT_TYPES]
+        );
+        assert_eq!(
+            needs(expr("a == null", variable(Type::Dynamic)), is_null()),
+            Vec::<String>::new()
+        );
     }
 }

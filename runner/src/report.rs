@@ -224,3 +224,126 @@ pub fn unsupported_by_need(records: &[CaseRecord]) -> BTreeMap<&str, usize> {
     }
     needs
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kinds::{Kind, Named};
+    use crate::run::ErrorGrade;
+    use crate::suite::Origin;
+    use std::path::PathBuf;
+
+    fn record(name: &str, status: Status, needs: &[&str]) -> CaseRecord {
+        CaseRecord {
+            id: format!("area/file::{name}"),
+            area: "expressions",
+            kind: Named(Kind::Expr),
+            status,
+            reason: format!("{} reason", status.name()),
+            message: String::new(),
+            needs: needs.iter().map(|n| n.to_string()).collect(),
+            seconds: 0.0,
+            error_grade: None,
+        }
+    }
+
+    fn report(cases: Vec<CaseRecord>) -> Report {
+        let suite = Suite {
+            dir: PathBuf::from("suite"),
+            origin: Origin::Embedded,
+            files: Vec::new(),
+            requirements: Default::default(),
+            texts: BTreeMap::new(),
+        };
+        Report::new("fake".into(), None, "spec", &suite, cases)
+    }
+
+    #[test]
+    fn unsupported_cases_are_counted_by_each_capability_they_need() {
+        let records = [
+            record("a", Status::Unsupported, &["exact-types", "unknown"]),
+            record("b", Status::Unsupported, &["exact-types"]),
+            // Only unsupported cases count, whatever else a record holds.
+            record("c", Status::Failed, &["big-numbers"]),
+            record("d", Status::Passed, &[]),
+        ];
+        assert_eq!(
+            unsupported_by_need(&records),
+            BTreeMap::from([("exact-types", 2), ("unknown", 1)])
+        );
+    }
+
+    #[test]
+    fn the_summary_shows_needs_and_error_grades_only_when_there_are_some() {
+        let mut graded = record("e", Status::Failed, &[]);
+        graded.error_grade = Some(ErrorGrade {
+            rejected: true,
+            right_phase: false,
+            right_range: None,
+        });
+        let summary = report(vec![
+            record("a", Status::Unsupported, &["exact-types", "unknown"]),
+            record("b", Status::Unsupported, &["exact-types"]),
+            graded,
+        ])
+        .summary();
+        assert!(
+            summary.contains(
+                "\n  unsupported cases, by what they need (a case may need several): exact-types 2, unknown 1\n"
+            ),
+            "{summary}"
+        );
+        assert!(
+            summary.contains(
+                "\n  error cases: 1 rejected, 0 in the expected phase, 0 of 0 at the expected range (of 1)\n"
+            ),
+            "{summary}"
+        );
+        let passed = report(vec![record("a", Status::Passed, &[])]);
+        let summary = passed.summary();
+        assert!(summary.contains(&passed.table()), "{summary}");
+        assert!(!summary.contains("unsupported cases"), "{summary}");
+        assert!(!summary.contains("error cases"), "{summary}");
+    }
+
+    #[test]
+    fn junit_skips_unsupported_cases_and_expected_failures_and_fails_the_rest() {
+        let junit = report(vec![
+            record("passed", Status::Passed, &[]),
+            record("unsupported", Status::Unsupported, &["unknown"]),
+            record("expected", Status::ExpectedFailure, &[]),
+            record("failed", Status::Failed, &[]),
+            record("unexpected", Status::UnexpectedPass, &[]),
+        ])
+        .junit();
+        let count = |what: &str| junit.matches(what).count();
+        assert_eq!(count("<testcase "), 5, "{junit}");
+        assert_eq!(count("<skipped "), 2, "{junit}");
+        assert_eq!(count("<failure "), 2, "{junit}");
+        assert!(
+            junit.contains(r#"<skipped message="unsupported reason" type="unsupported""#),
+            "{junit}"
+        );
+        assert!(
+            junit.contains(r#"<failure message="unexpected pass reason" type="unexpected pass""#),
+            "{junit}"
+        );
+    }
+
+    #[test]
+    fn the_table_has_a_column_for_passed_failed_and_each_status_that_occurs() {
+        let table = report(vec![
+            record("a", Status::Passed, &[]),
+            record("b", Status::Unsupported, &["unknown"]),
+            record("c", Status::Unsupported, &["unknown"]),
+        ])
+        .table();
+        assert_eq!(
+            table,
+            "| area            |  passed |  failed | unsupported |\n\
+             |-----------------|--------:|--------:|------------:|\n\
+             | expressions     |       1 |       0 |           2 |\n\
+             | total           |       1 |       0 |           2 |\n"
+        );
+    }
+}
