@@ -686,6 +686,21 @@ mod tests {
         );
     }
 
+    /// `{"parsed": true}` answers a case only from an implementation graded
+    /// as parse-only; from any other it is no answer to a case expecting
+    /// a result.
+    #[test]
+    fn a_parsed_answer_passes_only_parse_only_grading() {
+        let expect = Expectation::Result(true);
+        let parsed = Outcome::Parsed(true);
+        assert!(check(&expect, &parsed).is_err());
+        let grading = Grading {
+            parse_only: true,
+            ..Grading::FULL
+        };
+        assert_eq!(check_with(&expect, &parsed, &grading), Ok(()));
+    }
+
     #[test]
     fn a_parse_only_expectation_is_shown_as_the_parsed_answer() {
         let grading = Grading {

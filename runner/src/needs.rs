@@ -402,6 +402,30 @@ mod tests {
                 Expectation::Body(Default::default()),
                 vec![SCHEMA],
             ),
+            (
+                "an extension an expression asks for",
+                match expr("convert(1, string)", vec![]) {
+                    Input::Expr(e) => Input::Expr(kinds::Expr {
+                        extensions: vec![Text::from("typeexpr")],
+                        ..e
+                    }),
+                    _ => unreachable!(),
+                },
+                value(Type::String, ExpectedValue::String("1".into())),
+                vec!["typeexpr"],
+            ),
+            (
+                "an extension a configuration asks for",
+                match config(None, false) {
+                    Input::Config(c) => Input::Config(kinds::Config {
+                        extensions: vec![Text::from("dynblock")],
+                        ..c
+                    }),
+                    _ => unreachable!(),
+                },
+                Expectation::Body(Default::default()),
+                vec!["dynblock"],
+            ),
         ];
         for (what, input, expect, expected) in cases {
             assert_eq!(needs(input, expect), expected, "{what}");
