@@ -134,24 +134,3 @@ pub enum BodySpec {
         remain: Option<Box<BodySpec>>,
     },
 }
-
-impl BodySpec {
-    /// The deepest nesting of specs, counted in bodies.
-    pub fn depth(&self) -> usize {
-        match self {
-            BodySpec::Attributes => 1,
-            BodySpec::Schema {
-                block_bodies,
-                remain,
-                ..
-            } => {
-                1 + block_bodies
-                    .values()
-                    .chain(remain.as_deref())
-                    .map(BodySpec::depth)
-                    .max()
-                    .unwrap_or(0)
-            }
-        }
-    }
-}
