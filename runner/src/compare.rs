@@ -611,6 +611,17 @@ mod tests {
         Number::from_i64(1)
     }
 
+    /// The expectation of the number `n`, with the conversion safety
+    /// `safety` when the case pins one.
+    fn a_number(n: i64, safety: Option<Safety>) -> Expectation {
+        Expectation::Value {
+            ty: Type::Number,
+            value: ExpectedValue::Number(Number::from_i64(n)),
+            safety,
+            order_any: false,
+        }
+    }
+
     fn eval_error(summary: &str) -> Outcome {
         Outcome::Error(ErrorAnswer {
             phase: Named(Phase::Eval),
@@ -642,12 +653,7 @@ mod tests {
 
     #[test]
     fn an_expected_safety_is_a_difference_when_the_answer_reports_none() {
-        let expect = Expectation::Value {
-            ty: Type::Number,
-            value: ExpectedValue::Number(one()),
-            safety: Some(Safety::Unsafe),
-            order_any: false,
-        };
+        let expect = a_number(1, Some(Safety::Unsafe));
         let answer = |safety| Outcome::Value {
             value: Val(Value::Number(one())),
             safety,
@@ -707,12 +713,7 @@ mod tests {
             parse_only: true,
             ..Grading::FULL
         };
-        let value = Expectation::Value {
-            ty: Type::Number,
-            value: ExpectedValue::Number(one()),
-            safety: None,
-            order_any: false,
-        };
+        let value = a_number(1, None);
         let mismatch = check_with(&value, &eval_error("x"), &grading).unwrap_err();
         assert_eq!(mismatch.expected, "{\n  \"parsed\": true\n}\n");
         // Graded fully, a yes/no expectation is the answer `result`.
@@ -727,12 +728,7 @@ mod tests {
             parse_only: true,
             ..Grading::FULL
         };
-        let number = |n| Expectation::Value {
-            ty: Type::Number,
-            value: ExpectedValue::Number(Number::from_i64(n)),
-            safety: None,
-            order_any: false,
-        };
+        let number = |n| a_number(n, None);
         let options = Expectation::OneOf(vec![number(1), number(2)]);
         let mismatch = check_with(&options, &eval_error("x"), &grading).unwrap_err();
         assert_eq!(
@@ -754,12 +750,7 @@ mod tests {
 
     #[test]
     fn a_mismatch_renders_expected_and_actual_values_alike() {
-        let expect = Expectation::Value {
-            ty: Type::Number,
-            value: ExpectedValue::Number(one()),
-            safety: None,
-            order_any: false,
-        };
+        let expect = a_number(1, None);
         let answer = Outcome::Value {
             value: Val(Value::Number(Number::from_i64(2))),
             safety: None,

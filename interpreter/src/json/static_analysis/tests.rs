@@ -153,6 +153,19 @@ fn text_of(source: &str, span: Span) -> &str {
     &source[span.range()]
 }
 
+/// The values of the `N` properties of the JSON object `node`, as the
+/// expressions the static-analysis interface reads.
+fn property_values<'a, const N: usize>(node: &'a Node, source: &'a str) -> [JsonExpression<'a>; N] {
+    let NodeKind::Object(properties) = &node.kind else {
+        panic!("an object");
+    };
+    assert_eq!(properties.len(), N, "{source}");
+    std::array::from_fn(|i| JsonExpression {
+        node: &properties[i].value,
+        source,
+    })
+}
+
 /// The interface code above the syntaxes reads JSON expressions through:
 /// arrays are static lists, objects static maps, and a string's content is
 /// a native expression, whose parts are given in the JSON source (escapes
@@ -161,15 +174,7 @@ fn text_of(source: &str, span: Span) -> &str {
 fn json_expressions_are_read_through_the_static_analysis_interface() {
     let source = r#"{"l": [1, "a"], "m": {"k": true}, "c": "f(a, \u0062[0])", "t": "x.y"}"#;
     let node = crate::json::parse(source).unwrap();
-    let NodeKind::Object(properties) = &node.kind else {
-        panic!("an object");
-    };
-    let value = |i: usize| JsonExpression {
-        node: &properties[i].value,
-        source,
-    };
-
-    let (l, m, c, t) = (value(0), value(1), value(2), value(3));
+    let [l, m, c, t] = property_values(&node, source);
     let list = l.static_list().expect("a static list");
     let elements: Vec<&str> = list.iter().map(|e| text_of(source, e.span())).collect();
     assert_eq!(elements, ["1", r#""a""#]);
@@ -204,14 +209,7 @@ fn json_expressions_are_read_through_the_static_analysis_interface() {
 fn parts_of_a_native_expression_in_a_string_are_analysed_again() {
     let source = r#"{"c": "f(g(1, \u0078))", "l": "f([h(y), z])"}"#;
     let node = crate::json::parse(source).unwrap();
-    let NodeKind::Object(properties) = &node.kind else {
-        panic!("an object");
-    };
-    let value = |i: usize| JsonExpression {
-        node: &properties[i].value,
-        source,
-    };
-    let (c, l) = (value(0), value(1));
+    let [c, l] = property_values(&node, source);
     let outer = c.static_call().expect("a static call");
     let inner = outer.arguments[0]
         .static_call()
