@@ -225,13 +225,13 @@ fn eval_string(
     })
 }
 
-/// A range in a template whose text followed `skipped` bytes (one character,
-/// on the first line) of the string's content, as a range in the content.
+/// A range in a template whose text followed `skipped` bytes of the
+/// string's content, as a range in the content. Only the byte offsets move:
+/// [`in_json_source`] then finds the source's lines and columns from them.
 fn after_skipped(range: Range, skipped: usize) -> Range {
     let shift = |pos: Pos| Pos {
-        line: pos.line,
-        column: pos.column + usize::from(pos.line == 1),
         byte: pos.byte + skipped,
+        ..pos
     };
     Range {
         start: shift(range.start),

@@ -159,5 +159,10 @@ mod tests {
     fn errors_are_at_the_notations_own_offsets() {
         let error = parse_type("object({\"${\" = strin})").unwrap_err();
         assert_eq!(error.offset, 15);
+        // A syntax error, found by the native parser in the source with
+        // `$${`: at the second comma of the notation.
+        let text = "object({\"${\" = string,, b = bool})";
+        let error = parse_type(text).unwrap_err();
+        assert_eq!(error.offset, text.find(",,").unwrap() + 1, "{error}");
     }
 }

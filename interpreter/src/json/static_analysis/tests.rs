@@ -207,9 +207,9 @@ fn json_expressions_are_read_through_the_static_analysis_interface() {
 /// again: an argument that is a call, or a tuple constructor of calls.
 #[test]
 fn parts_of_a_native_expression_in_a_string_are_analysed_again() {
-    let source = r#"{"c": "f(g(1, \u0078))", "l": "f([h(y), z])"}"#;
+    let source = r#"{"c": "f(g(1, \u0078))", "l": "f([h(y), z])", "m": "f({a = g(1)})"}"#;
     let node = crate::json::parse(source).unwrap();
-    let [c, l] = property_values(&node, source);
+    let [c, l, m] = property_values(&node, source);
     let outer = c.static_call().expect("a static call");
     let inner = outer.arguments[0]
         .static_call()
@@ -227,4 +227,11 @@ fn parts_of_a_native_expression_in_a_string_are_analysed_again() {
         .expect("the argument is a static list");
     assert_eq!(list[0].static_call().expect("a call").name, "h");
     assert!(list[1].static_call().is_none());
+    let call = m.static_call().expect("a static call");
+    let map = call.arguments[0]
+        .static_map()
+        .expect("the argument is a static map");
+    assert_eq!(map.len(), 1);
+    assert_eq!(text_of(source, map[0].0.span()), "a");
+    assert_eq!(map[0].1.static_call().expect("a call").name, "g");
 }
