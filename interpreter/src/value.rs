@@ -114,34 +114,35 @@ impl Value {
             if depth > levels {
                 return true;
             }
+            let inner = depth + 1;
             match part {
                 Part::Value(v) => match v {
                     Value::List(ty, elements) | Value::Set(ty, elements) => {
-                        stack.push((Part::Type(ty), depth + 1));
-                        stack.extend(elements.iter().map(|e| (Part::Value(e), depth + 1)));
+                        stack.push((Part::Type(ty), inner));
+                        stack.extend(elements.iter().map(|e| (Part::Value(e), inner)));
                     }
                     Value::Map(ty, entries) => {
-                        stack.push((Part::Type(ty), depth + 1));
-                        stack.extend(entries.values().map(|e| (Part::Value(e), depth + 1)));
+                        stack.push((Part::Type(ty), inner));
+                        stack.extend(entries.values().map(|e| (Part::Value(e), inner)));
                     }
                     Value::Tuple(elements) => {
-                        stack.extend(elements.iter().map(|e| (Part::Value(e), depth + 1)));
+                        stack.extend(elements.iter().map(|e| (Part::Value(e), inner)));
                     }
                     Value::Object(attributes) => {
-                        stack.extend(attributes.values().map(|e| (Part::Value(e), depth + 1)));
+                        stack.extend(attributes.values().map(|e| (Part::Value(e), inner)));
                     }
-                    Value::Null(ty) | Value::Unknown(ty) => stack.push((Part::Type(ty), depth + 1)),
+                    Value::Null(ty) | Value::Unknown(ty) => stack.push((Part::Type(ty), inner)),
                     _ => {}
                 },
                 Part::Type(ty) => match ty {
                     Type::List(e) | Type::Set(e) | Type::Map(e) => {
-                        stack.push((Part::Type(e), depth + 1))
+                        stack.push((Part::Type(e), inner))
                     }
                     Type::Object(attributes) => {
-                        stack.extend(attributes.values().map(|t| (Part::Type(t), depth + 1)))
+                        stack.extend(attributes.values().map(|t| (Part::Type(t), inner)))
                     }
                     Type::Tuple(elements) => {
-                        stack.extend(elements.iter().map(|t| (Part::Type(t), depth + 1)))
+                        stack.extend(elements.iter().map(|t| (Part::Type(t), inner)))
                     }
                     _ => {}
                 },
