@@ -223,6 +223,10 @@ fn parts_of_a_native_expression_in_a_string_are_analysed_again() {
         .map(|e| text_of(source, e.span()))
         .collect();
     assert_eq!(arguments, ["1", r"\u0078"]);
+    assert_eq!(
+        inner.arguments[0].literal_value(),
+        Some(Value::Number(Number::from_i64(1)))
+    );
     let call = l.static_call().expect("a static call");
     let list = call.arguments[0]
         .static_list()
