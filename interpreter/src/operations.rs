@@ -77,10 +77,6 @@ impl Operation {
         }
     }
 
-    pub fn from_name(name: &str) -> Option<Operation> {
-        Operation::ALL.into_iter().find(|op| op.name() == name)
-    }
-
     /// How many operands the operation takes.
     pub fn arity(self) -> usize {
         match self {
