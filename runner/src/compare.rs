@@ -208,9 +208,17 @@ fn first_difference(expect: &Expectation, outcome: &Outcome, grading: &Grading) 
         ) => {
             let ranges = error.ranges();
             let a = if parse_only { "a parse" } else { "an" };
-            let shown = ranges.join(", ");
-            (!ranges.is_empty() && !ranges.contains(range))
-                .then(|| format!("expected {a} error at {range}, got one at {shown}"))
+            if ranges.is_empty() {
+                return Some(format!(
+                    "expected {a} error at {range}, got one without a range"
+                ));
+            }
+            (!ranges.contains(range)).then(|| {
+                format!(
+                    "expected {a} error at {range}, got one at {}",
+                    ranges.join(", ")
+                )
+            })
         }
         (Expectation::Error { .. }, Outcome::Error(_)) => None,
         (expect, Outcome::Unsupported(why)) => Some(format!(

@@ -71,8 +71,8 @@ impl Status {
 }
 
 /// Errors are graded in steps: rejected at all, in the expected phase, at
-/// the expected range (`None` when the case pins no range or the answer
-/// carries none).
+/// the expected range (`None` when the case pins no range; an answer
+/// without a range is not at it).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct ErrorGrade {
     pub rejected: bool,
@@ -205,10 +205,7 @@ pub fn grade_error(expect: &Expectation, outcome: &Outcome) -> Option<ErrorGrade
         return Some(ErrorGrade::default());
     };
     let ranges = error.ranges();
-    let right_range = range
-        .as_ref()
-        .filter(|_| !ranges.is_empty())
-        .map(|r| ranges.contains(r));
+    let right_range = range.as_ref().map(|r| ranges.contains(r));
     Some(ErrorGrade {
         rejected: true,
         right_phase: *error.phase == *phase,

@@ -304,6 +304,24 @@ fn error_ranges_are_compared_only_with_the_ranges_feature() {
     }
 }
 
+#[test]
+fn an_error_without_a_range_is_not_at_the_expected_range() {
+    let pinned = case(expr("1 +", &[]), error(Phase::Parse, Some("1:4-1:4")));
+    let v = verdict("ranges", "expr", "no-ranges", &pinned);
+    assert_status(
+        &v,
+        Status::Failed,
+        "expected an error at 1:4-1:4, got one without a range",
+    );
+    // Without the ranges feature, ranges are not compared at all.
+    let v = verdict("", "expr", "no-ranges", &pinned);
+    assert_status(&v, Status::Passed, "");
+    // A case that pins no range asks for none.
+    let unpinned = case(expr("1 +", &[]), error(Phase::Parse, None));
+    let v = verdict("ranges", "expr", "no-ranges", &unpinned);
+    assert_status(&v, Status::Passed, "");
+}
+
 fn config_case(label: &str) -> Case {
     let attributes = |name: &str, n: &str| {
         BTreeMap::from([(

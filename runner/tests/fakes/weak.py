@@ -18,6 +18,8 @@ usage: weak.py HCL-REF FEATURES KINDS MODE [SYNTAXES]
     unevaluated-drop  the same, and the first attribute is left out
     as-native       read every source text as native syntax, as a parser
                     that knows no JSON syntax would
+    no-ranges       errors keep their phase but lose their diagnostics'
+                    ranges
 """
 import json
 import subprocess
@@ -84,6 +86,9 @@ def respond(request):
         error = answer.get("error")
         if MODE == "parse-always" or not error or error.get("phase") != "parse":
             answer = {"id": rid, "parsed": True}
+    elif MODE == "no-ranges" and "error" in answer:
+        for diagnostic in answer["error"].get("diagnostics", []):
+            diagnostic.pop("range", None)
     elif MODE.startswith("unevaluated") and "body" in answer:
         answer["body"] = unevaluate(answer["body"], MODE == "unevaluated-drop")
     return answer
