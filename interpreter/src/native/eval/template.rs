@@ -135,6 +135,10 @@ fn append_interpolation<'a>(
     scope: &Scope<'a>,
     output: &mut Output,
 ) -> Result<(), Problem> {
+    // An error of the value is reported over the whole interpolated
+    // expression, parentheses and template wrappers included, as
+    // hashicorp/hcl reports it.
+    let whole = expression.span();
     // A template interpolated into a template is appended to the same
     // buffer rather than built as a string of its own: the result is the
     // same (its text, or its single interpolation's value, converted to a
@@ -150,13 +154,8 @@ fn append_interpolation<'a>(
         }
     }
     let value = eval(expression, scope)?;
-    let invalid = |detail: String| {
-        Problem::new(
-            expression.span(),
-            "Invalid template interpolation value",
-            detail,
-        )
-    };
+    let invalid =
+        |detail: String| Problem::new(whole, "Invalid template interpolation value", detail);
     match &*value {
         Value::String(text) => {
             scope.charge_text(text.len(), expression.span())?;
