@@ -97,11 +97,6 @@ impl LineIndex {
         })
     }
 
-    /// The source text this index describes.
-    pub fn source(&self) -> &str {
-        &self.source
-    }
-
     /// The position of a byte offset (clamped to the source's length and
     /// moved back to a character boundary).
     pub fn pos(&self, byte: usize) -> Pos {

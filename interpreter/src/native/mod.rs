@@ -232,11 +232,6 @@ impl<R: Root> Parsed<R> {
     pub fn range(&self, span: Span) -> Range {
         self.lines.range(span)
     }
-
-    /// The source text.
-    pub fn source(&self) -> &str {
-        self.lines.source()
-    }
 }
 
 impl<R: Root> std::fmt::Debug for Parsed<R>
