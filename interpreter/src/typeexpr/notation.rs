@@ -137,6 +137,20 @@ mod tests {
         );
     }
 
+    /// An escaped quote does not end a quoted name, and a `{` inside one
+    /// starts nothing: what follows is read as it is written.
+    #[test]
+    fn quoted_names_end_at_their_closing_quote() {
+        assert_eq!(
+            parse_type(r#"object({"\"" = bool, "${" = string})"#).unwrap(),
+            Type::object([("\"", Type::Bool), ("${", Type::String)])
+        );
+        assert_eq!(
+            parse_type(r#"object({"{for = x" = string})"#).unwrap(),
+            Type::object([("{for = x", Type::String)])
+        );
+    }
+
     #[test]
     fn rejects_malformed_types() {
         for text in [
