@@ -45,11 +45,6 @@ impl Phase {
         Phase::Static,
         Phase::Schema,
     ];
-
-    /// Reads a phase name as the suite and the protocol write it.
-    pub fn from_name(name: &str) -> Option<Phase> {
-        Phase::ALL.into_iter().find(|phase| phase.name() == name)
-    }
 }
 
 impl fmt::Display for Phase {

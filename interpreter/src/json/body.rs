@@ -13,8 +13,7 @@ use super::expression::eval_node;
 use super::parser::{parse_json_text, Node, NodeKind, Property};
 use super::static_analysis::JsonExpression;
 use crate::bodies::{
-    self, schema_error, BodyContent, BodySpec, FoundAttribute, FoundBlock, PhysicalBody,
-    Processing, RawContent, SchemaIndex,
+    schema_error, FoundAttribute, FoundBlock, PhysicalBody, RawContent, SchemaIndex,
 };
 use crate::diagnostic::{Diagnostic, Pos, Range};
 use crate::eval_context::{EvalContext, EvalScope};
@@ -24,23 +23,6 @@ use std::collections::BTreeMap;
 
 /// The property name that is a comment in a body, never an attribute.
 const COMMENT_PROPERTY: &str = "//";
-
-/// Parses a JSON configuration file and processes its body as `spec` says:
-/// attributes evaluated in full expression mode with `ctx`, or in
-/// literal-only mode without.
-///
-/// Spec: json-spec.md § Structural Elements; spec.md § Schema-driven
-/// Processing, § Expression Evaluation
-pub fn process_config(
-    source: &str,
-    spec: &BodySpec,
-    ctx: Option<&EvalContext>,
-) -> Result<BodyContent, Vec<Diagnostic>> {
-    with_config_body(source, ctx, |body| {
-        let scope = ctx.map(EvalScope::global);
-        bodies::process(body, Processing::Spec(spec), scope.as_ref())
-    })
-}
 
 /// Parses a JSON configuration file and hands its body to `work`, on a
 /// stack large enough for its nesting. `ctx` is the context the body's
@@ -62,19 +44,6 @@ pub fn with_config_body<R>(
         let body = JsonBody::read(&root, source).map_err(|d| vec![d])?;
         work(&body)
     })
-}
-
-/// Reads a JSON configuration file in the dynamic attributes mode and
-/// evaluates every attribute in full expression mode with `ctx`.
-///
-/// Spec: json-spec.md § Structural Elements, § Attributes; spec.md
-/// § _Dynamic Attributes_ Processing
-pub fn eval_attributes(
-    source: &str,
-    ctx: &EvalContext,
-) -> Result<BTreeMap<String, Value>, Vec<Diagnostic>> {
-    process_config(source, &BodySpec::Attributes, Some(ctx))
-        .map(|mut content| std::mem::take(&mut content.attributes))
 }
 
 /// A JSON body, or what remains of one after partial processing.
@@ -421,9 +390,29 @@ fn forward_one(pos: Pos) -> Pos {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bodies::{AttributeSchema, BlockHeaderSchema, BodySchema};
+    use crate::bodies::{AttributeSchema, BlockHeaderSchema, BodyContent, BodySchema, BodySpec};
+    use crate::config::Syntax;
     use crate::diagnostic::Phase;
     use crate::number::Number;
+
+    /// A JSON configuration file processed as `spec` says.
+    fn process_config(
+        source: &str,
+        spec: &BodySpec,
+        ctx: Option<&EvalContext>,
+    ) -> Result<BodyContent, Vec<Diagnostic>> {
+        crate::config::process_config(Syntax::Json, source, Some(spec), ctx, false)
+    }
+
+    /// A JSON configuration file's attributes, in the dynamic attributes
+    /// mode.
+    fn eval_attributes(
+        source: &str,
+        ctx: &EvalContext,
+    ) -> Result<BTreeMap<String, Value>, Vec<Diagnostic>> {
+        process_config(source, &BodySpec::Attributes, Some(ctx))
+            .map(|mut content| std::mem::take(&mut content.attributes))
+    }
 
     #[test]
     fn properties_are_attributes_and_strings_are_templates() {

@@ -29,7 +29,7 @@ pub mod parser;
 pub mod static_analysis;
 mod string;
 
-pub use body::{eval_attributes, process_config, with_config_body, JsonBody};
+pub use body::{with_config_body, JsonBody};
 pub use expression::eval_expression;
 pub use parser::{parse, Node, NodeKind, Property};
 pub use static_analysis::{analyze, JsonExpression};

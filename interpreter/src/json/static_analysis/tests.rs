@@ -182,6 +182,7 @@ fn json_expressions_are_read_through_the_static_analysis_interface() {
     let map = m.static_map().expect("a static map");
     assert_eq!(text_of(source, map[0].0.span()), r#""k""#);
     assert_eq!(map[0].0.literal_value(), Some(Value::string("k")));
+    assert!(map[0].0.static_list().is_none() && map[0].0.static_map().is_none());
     let key = map[0].0.static_traversal().expect("a name is a traversal");
     assert_eq!(key.root, "k");
     assert_eq!(map[0].1.literal_value(), Some(Value::Bool(true)));

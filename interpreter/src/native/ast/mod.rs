@@ -137,10 +137,4 @@ impl<'t, N: Viewed> Iterator for NodesIter<'t, N> {
     }
 }
 
-impl<N: Viewed> DoubleEndedIterator for NodesIter<'_, N> {
-    fn next_back(&mut self) -> Option<Self::Item> {
-        self.nodes.next_back().map(|n| N::view(self.arena, n))
-    }
-}
-
 impl<N: Viewed> ExactSizeIterator for NodesIter<'_, N> {}

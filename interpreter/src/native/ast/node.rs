@@ -496,4 +496,18 @@ mod tests {
         assert_eq!(std::mem::size_of::<Option<Expression>>(), 16);
         assert!(std::mem::size_of::<TemplatePart>() <= 20);
     }
+
+    /// A list of parts says how many it holds, and whether it holds none.
+    #[test]
+    fn node_lists_know_their_length() {
+        use crate::native::ast::expression::ExpressionKind;
+        for (source, len) in [("[]", 0), ("[1, 2]", 2)] {
+            let parsed = crate::native::parse_expression(source).unwrap();
+            let ExpressionKind::Tuple(tuple) = parsed.tree().kind() else {
+                panic!("{source} is a tuple constructor");
+            };
+            assert_eq!(tuple.elements.len(), len, "{source}");
+            assert_eq!(tuple.elements.is_empty(), len == 0, "{source}");
+        }
+    }
 }
