@@ -452,7 +452,7 @@ mod tests {
     /// constructor is a static list, as is a value.
     #[test]
     fn keys_and_values_of_a_static_map_are_analysed_again() {
-        let source = "{[a, b] = [c], k = f(x)}";
+        let source = "{[a, b] = [c], k = f(x), g(y) = 1, {p = q} = 2}";
         let parsed = crate::native::parse_expression(source).unwrap();
         let tree = parsed.tree();
         let pairs = tree.static_map().expect("a static map");
@@ -466,6 +466,11 @@ mod tests {
             .expect("the value is a static list");
         assert_eq!(value.len(), 1);
         assert!(pairs[1].0.static_list().is_none());
+        assert!(pairs[1].0.static_map().is_none() && pairs[1].0.static_call().is_none());
         assert_eq!(pairs[1].1.static_call().expect("a call").name, "f");
+        let key = pairs[2].0.static_call().expect("the key is a call");
+        assert_eq!((key.name.as_str(), key.arguments.len()), ("g", 1));
+        let key = pairs[3].0.static_map().expect("the key is a static map");
+        assert_eq!(text(key[0].1.as_ref()), "q");
     }
 }
