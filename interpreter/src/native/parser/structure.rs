@@ -373,9 +373,11 @@ fn parse_string_literal(p: &mut Parser) -> Result<Label, Problem> {
                     "Template sequences are not allowed in this string. To include a literal \"${\" or \"%{\", double its first character (\"$${\", \"%%{\").",
                 ))
             }
+            // At the end of the input, as an unterminated quoted template
+            // is reported, and as hashicorp/hcl reports it.
             TokenKind::Eof => {
                 return Err(Problem::new(
-                    open.span.to(token.span),
+                    token.span,
                     "Unterminated string literal",
                     "Unable to find the closing quote mark before the end of the file.",
                 ))
