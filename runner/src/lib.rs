@@ -2,46 +2,35 @@
 //! reference interpreter (and, through the subprocess protocol, against any
 //! implementation), compares results and reports.
 //!
-//! From the bottom up (each module uses only those above it in this list):
-//! - [`kinds`]: the case kinds, declared once for case files and requests.
-//! - [`areas`]: the areas of the suite, from the spec's sections.
-//! - [`values`]: values read by type, as case files write them.
-//! - [`wire`]: the protocol (`runner/PROTOCOL.md`): requests, answers, and
-//!   go-cty's encoding of types and values.
-//! - [`requirements`]: the spec requirements cases cite, and coverage.
-//! - [`suite`]: the case format (`suite/README.md`): loading and checking
-//!   case files.
+//! It builds on two crates of this workspace, whose modules it re-exports
+//! under their own names: `hcl-conformance-format` (`format/`: the case
+//! kinds, values, the protocol's wire form, areas, documents, requirements,
+//! loading the suite, and what a case needs) and `hcl-conformance-site`
+//! (`site/`: the documentation site, `show`, export and versions).
+//!
+//! Its own modules, from the bottom up (each uses only those above it):
 //! - [`reference`]: the reference interpreter, in-process.
 //! - [`compare`]: expected against actual, with the first difference and a
 //!   diff.
 //! - [`subprocess`]: an implementation behind the protocol.
-//! - [`needs`]: what a case needs of an implementation (kinds, features).
 //! - [`known_failures`]: the lists of cases an implementation is known to
 //!   fail.
 //! - [`run`]: runs cases and judges them.
-//! - [`export`]: the suite as data: every case as a JSON document.
-//! - [`versions`]: the suite's versions: manifests, changes, the changelog.
 //! - [`report`]: the summary, and JSON, JUnit and Markdown reports.
 //! - [`matrix`]: every configured implementation over the whole suite, as
 //!   one table by area.
 //! - [`schemas`]: JSON Schemas of the protocol and of the JSON report.
 
-pub mod areas;
+pub use hcl_conformance_format::{
+    areas, documents, kinds, needs, requirements, suite, values, wire,
+};
+pub use hcl_conformance_site::{docs, export, versions};
+
 pub mod compare;
-pub mod docs;
-pub mod documents;
-pub mod export;
-pub mod kinds;
 pub mod known_failures;
 pub mod matrix;
-pub mod needs;
 pub mod reference;
 pub mod report;
-pub mod requirements;
 pub mod run;
 pub mod schemas;
 pub mod subprocess;
-pub mod suite;
-pub mod values;
-pub mod versions;
-pub mod wire;

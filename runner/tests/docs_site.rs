@@ -242,7 +242,7 @@ fn every_cited_document_has_a_title() {
     });
     for doc in cited.chain(spec_lines) {
         let d = documents::document(&doc).unwrap_or_else(|| {
-            panic!("{doc} is cited but has no entry in runner/src/documents.rs")
+            panic!("{doc} is cited but has no entry in format/src/documents.rs")
         });
         assert!(!d.title.is_empty() && !d.version.is_empty());
     }

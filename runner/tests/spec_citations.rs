@@ -102,7 +102,7 @@ fn every_cited_heading_exists() {
     let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
     let mut missing = Vec::new();
     let mut checked = 0;
-    for dir in ["interpreter/src", "runner/src"] {
+    for dir in ["interpreter/src", "format/src", "site/src", "runner/src"] {
         for entry in walkdir::WalkDir::new(root.join(dir))
             .into_iter()
             .filter_map(Result::ok)

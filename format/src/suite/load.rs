@@ -59,7 +59,7 @@ pub enum Origin {
     /// A suite folder (`--suite DIR`), its notes in `DIR/../spec-notes`.
     Dir(PathBuf),
     /// The suite embedded in the runner when it was built
-    /// (`runner/build.rs`).
+    /// (`format/build.rs`).
     Embedded,
 }
 
@@ -90,7 +90,7 @@ pub fn find_suite_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../suite")
 }
 
-/// Loads the suite embedded in the runner (`runner/build.rs`), reporting
+/// Loads the suite embedded in the runner (`format/build.rs`), reporting
 /// every problem found (none, since the runner's tests load the same files).
 pub fn load_embedded() -> Result<Suite, Vec<LoadError>> {
     let texts = super::embedded::FILES

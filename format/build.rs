@@ -1,5 +1,5 @@
 //! Embeds the suite in the runner, so that an installed `hcl-conformance`
-//! runs it from any folder (`runner/src/suite/embedded.rs`).
+//! runs it from any folder (`format/src/suite/embedded.rs`).
 //!
 //! Writes `$OUT_DIR/embedded_suite.rs`: every text file of the repository's
 //! `suite/` folder (case files, requirements, overrides, finished areas,

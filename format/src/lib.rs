@@ -1,0 +1,24 @@
+//! The HCL conformance suite's case format and protocol, each declared once:
+//! what a case file holds, how it is loaded, how its input and results cross
+//! the wire to an implementation, and what a case needs of one.
+//!
+//! From the bottom up (each module uses only those above it in this list):
+//! - [`kinds`]: the case kinds, declared once for case files and requests.
+//! - [`areas`]: the areas of the suite, from the spec's sections.
+//! - [`documents`]: the documents that requirements and cases cite.
+//! - [`values`]: values read by type, as case files write them.
+//! - [`wire`]: the protocol (`runner/PROTOCOL.md`): requests, answers, and
+//!   go-cty's encoding of types and values.
+//! - [`requirements`]: the spec requirements cases cite, and coverage.
+//! - [`suite`]: the case format (`suite/README.md`): loading and checking
+//!   case files, and the suite embedded at build time.
+//! - [`needs`]: what a case needs of an implementation (kinds, features).
+
+pub mod areas;
+pub mod documents;
+pub mod kinds;
+pub mod needs;
+pub mod requirements;
+pub mod suite;
+pub mod values;
+pub mod wire;
