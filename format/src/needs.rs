@@ -276,6 +276,7 @@ mod tests {
     use super::*;
     use crate::kinds::{self, Named, Schema, Text};
     use crate::suite::{Expectation, TypeText, TypedValue};
+    use hcl_interpreter::operations::Operation as Op;
     use std::collections::BTreeMap;
 
     fn case(input: CaseInput, expect: Expectation) -> Case {
@@ -335,6 +336,48 @@ mod tests {
     /// The features `case_features` finds for a case.
     fn needs(input: CaseInput, expect: Expectation) -> Vec<String> {
         case_features(&case(input, expect), "spec")
+    }
+
+    /// Expressions and templates are native syntax; the other kinds with
+    /// source text are in the syntax their request names. An
+    /// implementation that declares its syntaxes lacks the others.
+    #[test]
+    fn each_kind_with_source_text_needs_its_syntax() {
+        use hcl_interpreter::static_analysis::Analysis;
+        let template = Input::Template(kinds::Template {
+            template: "a".into(),
+            variables: BTreeMap::new(),
+        });
+        let static_json = Input::Static(kinds::Static {
+            syntax: Named(Syntax::Json),
+            expr: "[]".into(),
+            analysis: Named(Analysis::List),
+        });
+        let type_json = Input::TypeExpr(kinds::TypeExpr {
+            syntax: Named(Syntax::Json),
+            expr: "\"string\"".into(),
+            constraint: false,
+        });
+        let declaring = |syntax: &str| Capabilities {
+            kinds: ["expr", "template", "static", "typeexpr"]
+                .map(String::from)
+                .into(),
+            features: [EXACT_TYPES.to_string()].into(),
+            syntaxes: Some([syntax.to_string()].into()),
+        };
+        let inputs = [
+            (expr("1", vec![]), Syntax::Native, "json"),
+            (template, Syntax::Native, "json"),
+            (static_json, Syntax::Json, "native"),
+            (type_json, Syntax::Json, "native"),
+        ];
+        for (input, syntax, other) in inputs {
+            let case = case(input, Expectation::Result(true));
+            assert_eq!(case_syntax(&case.input), Some(syntax));
+            let name: &str = syntax.into();
+            let missing = missing_capabilities(&case, "spec", &declaring(other));
+            assert_eq!(missing, [format!("syntax {name}")]);
+        }
     }
 
     #[test]
@@ -427,6 +470,44 @@ mod tests {
                 vec!["dynblock"],
             ),
         ];
+        // Every kind's values count: operands, template and configuration
+        // variables.
+        let two_tenths = || vec![TypedValue(tenth()), TypedValue(tenth())];
+        let variable = || BTreeMap::from([(Text::from("a"), TypedValue(tenth()))]);
+        let carrying_values = [
+            (
+                "a big operand",
+                Input::Operation(kinds::Operation {
+                    op: Named(Op::Equal),
+                    operands: two_tenths(),
+                }),
+                bool_true(),
+            ),
+            (
+                "a big template variable",
+                Input::Template(kinds::Template {
+                    template: "${a}".into(),
+                    variables: variable(),
+                }),
+                value(Type::String, ExpectedValue::String("0.1".into())),
+            ),
+            (
+                "a big configuration variable",
+                match config(None, false) {
+                    Input::Config(c) => Input::Config(kinds::Config {
+                        variables: variable(),
+                        ..c
+                    }),
+                    _ => unreachable!(),
+                },
+                Expectation::Body(Default::default()),
+            ),
+        ];
+        let cases = cases.into_iter().chain(
+            carrying_values
+                .into_iter()
+                .map(|(what, input, expect)| (what, input, expect, vec![BIG_NUMBERS])),
+        );
         for (what, input, expect, expected) in cases {
             assert_eq!(needs(input, expect), expected, "{what}");
         }
@@ -469,6 +550,15 @@ mod tests {
             ),
             vec![UNKNOWN, EXACT_TYPES]
         );
+        // And one whose type holds a list inside a tuple.
+        let unknown = Value::Unknown(Type::Tuple(vec![Type::list(Type::Number)]));
+        assert_eq!(
+            needs(
+                expr("length(a[0]) > 0", vec![("a", unknown)]),
+                value(Type::Bool, ExpectedValue::Unknown)
+            ),
+            vec![UNKNOWN, EXACT_TYPES]
+        );
         // A tuple in an object is no collection.
         let tuple = Type::Tuple(vec![Type::Number]);
         assert_eq!(
@@ -500,5 +590,65 @@ mod tests {
             needs(expr("a == null", variable(Type::Dynamic)), is_null()),
             Vec::<String>::new()
         );
+        // A typed null inside an object or a tuple, likewise.
+        let in_object = value(
+            Type::Object(BTreeMap::from([("a".into(), Type::String)])),
+            ExpectedValue::Mapping(BTreeMap::from([("a".into(), ExpectedValue::Null)])),
+        );
+        let in_tuple = value(
+            Type::Tuple(vec![Type::String]),
+            ExpectedValue::Sequence(vec![ExpectedValue::Null]),
+        );
+        for (source, expected) in [
+            ("{a = tostring(null)}", in_object),
+            ("[tostring(null)]", in_tuple),
+        ] {
+            assert_eq!(
+                needs(expr(source, vec![]), expected),
+                vec![EXACT_TYPES],
+                "{source}"
+            );
+        }
+    }
+
+    /// Integers that fit 64 bits and numbers that are exactly a double are
+    /// not big; every other number is.
+    #[test]
+    fn a_number_is_big_unless_a_64_bit_integer_or_exactly_a_double() {
+        for small in ["-9007199254740993", "18446744073709551615", "0.5", "1e22"] {
+            assert!(!is_big(&number(small)), "{small}");
+        }
+        for big in [
+            "18446744073709551617",
+            "0.1",
+            "-9223372036854775809",
+            "1e300",
+        ] {
+            assert!(is_big(&number(big)), "{big}");
+        }
+    }
+
+    /// The literals of every kind with source text count, but not a legacy
+    /// index's step (`a.5`), which is no number.
+    #[test]
+    fn big_literals_are_found_in_templates_and_configurations_and_not_after_a_dot() {
+        assert_eq!(
+            number_literals("a.5 + 0.25", StartMode::ConfigFile),
+            ["0.25"]
+        );
+        let template = Input::Template(kinds::Template {
+            template: "${0.1}".into(),
+            variables: BTreeMap::new(),
+        });
+        let config = match config(None, false) {
+            Input::Config(c) => Input::Config(kinds::Config {
+                config: "a = 0.1\n".into(),
+                ..c
+            }),
+            _ => unreachable!(),
+        };
+        for input in [template, config] {
+            assert!(source_has_big_literal(&input), "{input:?}");
+        }
     }
 }

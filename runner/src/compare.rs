@@ -614,6 +614,7 @@ mod tests {
     use crate::wire::{ErrorAnswer, Val, WireDiagnostic};
     use hcl_interpreter::convert::Safety;
     use hcl_interpreter::number::Number;
+    use std::collections::BTreeMap;
 
     fn one() -> Number {
         Number::from_i64(1)
@@ -683,6 +684,183 @@ mod tests {
     }
 
     #[test]
+    fn a_reported_safety_other_than_the_expected_one_is_a_difference() {
+        let expect = a_number(1, Some(Safety::Safe));
+        let answer = Outcome::Value {
+            value: Val(Value::Number(one())),
+            safety: Some(Named(Safety::Unsafe)),
+        };
+        let mismatch = check(&expect, &answer).unwrap_err();
+        assert_eq!(
+            mismatch.first_difference,
+            "expected a safe conversion, got an unsafe one"
+        );
+    }
+
+    /// A list's elements are compared in order, unless the case lets the
+    /// implementation choose the order (`order: any`).
+    #[test]
+    fn list_elements_are_compared_in_order_unless_any_order_is_allowed() {
+        fn numbers(ns: &[i64]) -> impl Iterator<Item = Number> + '_ {
+            ns.iter().map(|n| Number::from_i64(*n))
+        }
+        let expect = |order_any| Expectation::Value {
+            ty: Type::List(Box::new(Type::Number)),
+            value: ExpectedValue::Sequence(numbers(&[1, 2]).map(ExpectedValue::Number).collect()),
+            safety: None,
+            order_any,
+        };
+        let answer = Outcome::Value {
+            value: Val(Value::List(
+                Type::Number,
+                numbers(&[2, 1]).map(Value::Number).collect(),
+            )),
+            safety: None,
+        };
+        let mismatch = check(&expect(false), &answer).unwrap_err();
+        assert!(
+            mismatch
+                .first_difference
+                .starts_with("[0]: expected number 1"),
+            "{mismatch:?}"
+        );
+        assert_eq!(check(&expect(true), &answer), Ok(()));
+    }
+
+    /// A list of another length is a difference, however its first
+    /// elements compare.
+    #[test]
+    fn a_list_of_another_length_is_a_difference() {
+        let expect = |ns: &[i64]| Expectation::Value {
+            ty: Type::List(Box::new(Type::Number)),
+            value: ExpectedValue::Sequence(
+                ns.iter()
+                    .map(|n| ExpectedValue::Number(Number::from_i64(*n)))
+                    .collect(),
+            ),
+            safety: None,
+            order_any: false,
+        };
+        let answer = Outcome::Value {
+            value: Val(Value::List(Type::Number, vec![Value::Number(one())])),
+            safety: None,
+        };
+        for longer in [&[1, 2][..], &[][..]] {
+            let mismatch = check(&expect(longer), &answer).unwrap_err();
+            assert_eq!(
+                mismatch.first_difference,
+                format!("expected {} elements, got 1", longer.len())
+            );
+        }
+    }
+
+    /// `!approx` accepts a number within its tolerance on either side, and
+    /// no other.
+    #[test]
+    fn an_approximate_number_is_a_difference_beyond_its_tolerance_on_either_side() {
+        let expect = Expectation::Value {
+            ty: Type::Number,
+            value: ExpectedValue::Approx {
+                value: Number::from_i64(10),
+                tolerance: one(),
+                text: "10".into(),
+            },
+            safety: None,
+            order_any: false,
+        };
+        let answer = |n| Outcome::Value {
+            value: Val(Value::Number(Number::from_i64(n))),
+            safety: None,
+        };
+        for n in [9, 10, 11] {
+            assert_eq!(check(&expect, &answer(n)), Ok(()), "{n}");
+        }
+        for n in [8, 12, -10] {
+            let mismatch = check(&expect, &answer(n)).unwrap_err();
+            assert!(
+                mismatch.first_difference.contains("(more than 1 away)"),
+                "{n}: {mismatch:?}"
+            );
+        }
+    }
+
+    /// A body's mismatch shows both bodies whole: attributes and blocks.
+    #[test]
+    fn a_body_mismatch_renders_both_bodies() {
+        let expected = Body {
+            attributes: BTreeMap::from([(
+                "a".into(),
+                Expected {
+                    ty: Type::Number,
+                    value: ExpectedValue::Number(one()),
+                },
+            )]),
+            ..Body::default()
+        };
+        let actual = Body {
+            attributes: BTreeMap::from([(
+                "a".into(),
+                Attribute::Value(Val(Value::Number(Number::from_i64(2)))),
+            )]),
+            ..Body::default()
+        };
+        let mismatch = check(&Expectation::Body(expected), &Outcome::Body(actual)).unwrap_err();
+        let rendering = |n| {
+            format!(
+                "\"body\": {{\n    \"attributes\": {{\n      \"a\": {{\n        \"type\": \"number\",\n        \"value\": {n}\n      }}\n    }},\n    \"blocks\": []\n  }}"
+            )
+        };
+        assert!(
+            mismatch.expected.contains(&rendering(1)),
+            "{}",
+            mismatch.expected
+        );
+        assert!(
+            mismatch.actual.contains(&rendering(2)),
+            "{}",
+            mismatch.actual
+        );
+    }
+
+    /// `one-of` is graded option by option: each option is weakened as the
+    /// implementation's grading asks, not the whole as one expectation.
+    #[test]
+    fn each_option_of_one_of_is_graded_as_the_implementation_asks() {
+        let error = |phase, range: Option<&str>| Expectation::Error {
+            phase,
+            range: range.map(String::from),
+        };
+        // Without the feature `ranges`, two ranges of one phase are that
+        // phase, whatever range the answer gives.
+        let options = Expectation::OneOf(vec![
+            error(Phase::Eval, Some("1:1-1:2")),
+            error(Phase::Eval, Some("1:5-1:6")),
+        ]);
+        let no_ranges = Grading {
+            ranges: false,
+            ..Grading::FULL
+        };
+        assert!(check(&options, &eval_error("x")).is_err());
+        assert_eq!(check_with(&options, &eval_error("x"), &no_ranges), Ok(()));
+        // Parse-only, a parse error and a value are two options: the parse
+        // error, and "it parses".
+        let options = Expectation::OneOf(vec![error(Phase::Parse, None), a_number(1, None)]);
+        let parse_only = Grading {
+            parse_only: true,
+            ..Grading::FULL
+        };
+        let parse_error = Outcome::Error(ErrorAnswer {
+            phase: Named(Phase::Parse),
+            diagnostics: Vec::new(),
+        });
+        assert_eq!(check_with(&options, &parse_error, &parse_only), Ok(()));
+        assert_eq!(
+            check_with(&options, &Outcome::Parsed(true), &parse_only),
+            Ok(())
+        );
+    }
+
+    #[test]
     fn an_error_answer_is_described_by_the_first_line_of_its_first_summary() {
         assert_eq!(
             first_line("  Invalid operand \nthe rest"),
@@ -697,6 +875,12 @@ mod tests {
         assert_eq!(
             mismatch.first_difference,
             "expected the answer true, got an error in phase eval (Invalid operand)"
+        );
+        // An error with no summary is described by its phase alone.
+        let mismatch = check(&Expectation::Result(true), &eval_error(" \nmore")).unwrap_err();
+        assert_eq!(
+            mismatch.first_difference,
+            "expected the answer true, got an error in phase eval"
         );
     }
 

@@ -266,6 +266,7 @@ mod tests {
         let suite = suite(&["a", "b", "c"], &["a", "c"]);
         let known = KnownFailures::from_profile(&suite, "hcl-v2.14");
         assert_eq!(known.len(), 2);
+        assert!(!known.is_empty());
         assert!(known.contains("area/file::a") && known.contains("area/file::c"));
         assert!(!known.contains("area/file::b"));
         let listing = known.listing("area/file::c").unwrap();
@@ -299,7 +300,8 @@ mod tests {
         );
         // A new list: the default header, a reason on one short line.
         let long = "x".repeat(200);
-        let failures = [(a, ""), (b, long.as_str())];
+        let longest_kept = "y".repeat(160);
+        let failures = [(a, ""), (b, long.as_str()), (c, longest_kept.as_str())];
         let header = ["# default header".to_string()];
         let list = failure_list(
             failures.into_iter(),
@@ -309,7 +311,80 @@ mod tests {
             &header,
         );
         let cut = "x".repeat(157);
-        assert_eq!(list, format!("# default header\n{a} fails\n{b} {cut}...\n"));
+        assert_eq!(
+            list,
+            format!("# default header\n{a} fails\n{b} {cut}...\n{c} {longest_kept}\n")
+        );
+    }
+
+    /// A file of this test's own, removed when dropped.
+    struct Scratch(PathBuf);
+
+    impl Scratch {
+        fn new(name: &str, text: &str) -> Scratch {
+            let path = std::env::temp_dir().join(format!(
+                "hcl-conformance-known-failures-{}-{name}",
+                std::process::id()
+            ));
+            std::fs::write(&path, text).unwrap();
+            Scratch(path)
+        }
+    }
+
+    impl Drop for Scratch {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_file(&self.0);
+        }
+    }
+
+    #[test]
+    fn a_list_is_loaded_with_each_entry_placed_and_merged_with_another() {
+        let suite = suite(&["a", "b", "c"], &["c"]);
+        let file = Scratch::new("good", "# header\narea/file::a  why it fails\n");
+        let mut known = KnownFailures::load(&file.0, &suite).unwrap();
+        let listing = known.listing("area/file::a").unwrap();
+        assert_eq!(listing.place, format!("{}:2", file.0.display()));
+        assert_eq!(listing.reason, "why it fails");
+        assert!(listing.by_hand);
+        assert!(!known.contains("area/file::b"));
+        known.merge(KnownFailures::from_profile(&suite, "hcl-v2.14"));
+        assert!(known.contains("area/file::a") && known.contains("area/file::c"));
+        assert_eq!(known.len(), 2);
+    }
+
+    #[test]
+    fn every_bad_line_of_a_list_is_an_error_at_its_place() {
+        let suite = suite(&["a"], &[]);
+        let file = Scratch::new(
+            "bad",
+            "area/file::a first\nno/such::case gone\narea/file::a\narea/file::a again\n",
+        );
+        let errors = KnownFailures::load(&file.0, &suite).unwrap_err();
+        let place = file.0.display();
+        let lines: Vec<&str> = errors.lines().collect();
+        assert_eq!(lines.len(), 3, "{errors}");
+        assert!(lines[0].starts_with(&format!("{place}:2: `no/such::case` is not a case")));
+        assert!(lines[1].starts_with(&format!("{place}:3: say why `area/file::a`")));
+        assert!(lines[2].starts_with(&format!("{place}:4: `area/file::a` is listed twice")));
+        let missing = file.0.with_extension("missing");
+        assert!(KnownFailures::load(&missing, &suite)
+            .unwrap_err()
+            .contains("cannot read the known-failure list"));
+    }
+
+    #[test]
+    fn lists_read_together_keep_every_entry_in_order_and_the_last_header() {
+        let first = Scratch::new("first", "# one\nx::a first\n");
+        let second = Scratch::new("second", "# two\nx::b second\n");
+        let all = FailureFile::read_all(&[&first.0, &second.0]);
+        assert_eq!(all.header, ["# two"]);
+        assert_eq!(
+            all.entries,
+            [
+                ("x::a".into(), "first".into(), 2),
+                ("x::b".into(), "second".into(), 2)
+            ]
+        );
     }
 
     #[test]

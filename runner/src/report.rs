@@ -319,7 +319,8 @@ mod tests {
         let count = |what: &str| junit.matches(what).count();
         assert_eq!(count("<testcase "), 5, "{junit}");
         assert_eq!(count("<skipped "), 2, "{junit}");
-        assert_eq!(count("<failure "), 2, "{junit}");
+        assert_eq!(count("<failure"), 2, "{junit}");
+        assert_eq!(count("<skipped"), 2, "{junit}");
         assert!(
             junit.contains(r#"<skipped message="unsupported reason" type="unsupported""#),
             "{junit}"
@@ -327,6 +328,27 @@ mod tests {
         assert!(
             junit.contains(r#"<failure message="unexpected pass reason" type="unexpected pass""#),
             "{junit}"
+        );
+    }
+
+    #[test]
+    fn markdown_gives_the_table_then_each_case_that_fails_the_run_with_its_reason() {
+        let records = vec![
+            record("a", Status::Passed, &[]),
+            record("b", Status::Failed, &[]),
+            record("c", Status::ExpectedFailure, &[]),
+            record("d", Status::Crashed, &[]),
+        ];
+        let report = report(records);
+        let markdown = report.markdown();
+        assert_eq!(
+            markdown,
+            format!(
+                "# hcl-conformance: fake\n\nProfile: `spec`\n\n{}\n## Failing cases\n\n\
+                 - `area/file::b` (failed): failed reason\n\
+                 - `area/file::d` (CRASH): CRASH reason\n",
+                report.table()
+            )
         );
     }
 
