@@ -302,7 +302,7 @@ def first_difference(expect, answer, kind, grading):
         if difference or not grading["safety"] or "safety" not in expect:
             return difference
         if answer.get("safety") != expect["safety"]:
-            return f"expected a {expect['safety']} conversion, got {answer.get('safety')}"
+            return f"expected the conversion to be {expect['safety']}, got {answer.get('safety')}"
         return None
     if "body" in expect:
         if "body" not in answer:

@@ -305,14 +305,31 @@ mod tests {
         })
     }
 
-    fn config(schema: Option<Schema>, literal_only: bool) -> CaseInput {
-        Input::Config(kinds::Config {
+    /// The native configuration `a = 1`, with no variables, extensions or
+    /// schema: the fields a test changes, it names (`..plain_config()`).
+    fn plain_config() -> kinds::Config<TypedValue> {
+        kinds::Config {
             syntax: Named(Syntax::Native),
             config: "a = 1\n".into(),
             variables: BTreeMap::new(),
             extensions: Vec::new(),
+            schema: None,
+            literal_only: false,
+        }
+    }
+
+    fn config(schema: Option<Schema>, literal_only: bool) -> CaseInput {
+        Input::Config(kinds::Config {
             schema,
             literal_only,
+            ..plain_config()
+        })
+    }
+
+    fn template(text: &str, variables: BTreeMap<Text, TypedValue>) -> CaseInput {
+        Input::Template(kinds::Template {
+            template: text.into(),
+            variables,
         })
     }
 
@@ -344,10 +361,7 @@ mod tests {
     #[test]
     fn each_kind_with_source_text_needs_its_syntax() {
         use hcl_interpreter::static_analysis::Analysis;
-        let template = Input::Template(kinds::Template {
-            template: "a".into(),
-            variables: BTreeMap::new(),
-        });
+        let template = template("a", BTreeMap::new());
         let static_json = Input::Static(kinds::Static {
             syntax: Named(Syntax::Json),
             expr: "[]".into(),
@@ -459,13 +473,10 @@ mod tests {
             ),
             (
                 "an extension a configuration asks for",
-                match config(None, false) {
-                    Input::Config(c) => Input::Config(kinds::Config {
-                        extensions: vec![Text::from("dynblock")],
-                        ..c
-                    }),
-                    _ => unreachable!(),
-                },
+                Input::Config(kinds::Config {
+                    extensions: vec![Text::from("dynblock")],
+                    ..plain_config()
+                }),
                 Expectation::Body(Default::default()),
                 vec!["dynblock"],
             ),
@@ -485,21 +496,15 @@ mod tests {
             ),
             (
                 "a big template variable",
-                Input::Template(kinds::Template {
-                    template: "${a}".into(),
-                    variables: variable(),
-                }),
+                template("${a}", variable()),
                 value(Type::String, ExpectedValue::String("0.1".into())),
             ),
             (
                 "a big configuration variable",
-                match config(None, false) {
-                    Input::Config(c) => Input::Config(kinds::Config {
-                        variables: variable(),
-                        ..c
-                    }),
-                    _ => unreachable!(),
-                },
+                Input::Config(kinds::Config {
+                    variables: variable(),
+                    ..plain_config()
+                }),
                 Expectation::Body(Default::default()),
             ),
         ];
@@ -636,17 +641,11 @@ mod tests {
             number_literals("a.5 + 0.25", StartMode::ConfigFile),
             ["0.25"]
         );
-        let template = Input::Template(kinds::Template {
-            template: "${0.1}".into(),
-            variables: BTreeMap::new(),
+        let template = template("${0.1}", BTreeMap::new());
+        let config = Input::Config(kinds::Config {
+            config: "a = 0.1\n".into(),
+            ..plain_config()
         });
-        let config = match config(None, false) {
-            Input::Config(c) => Input::Config(kinds::Config {
-                config: "a = 0.1\n".into(),
-                ..c
-            }),
-            _ => unreachable!(),
-        };
         for input in [template, config] {
             assert!(source_has_big_literal(&input), "{input:?}");
         }

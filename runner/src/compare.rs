@@ -171,12 +171,12 @@ fn first_difference(expect: &Expectation, outcome: &Outcome, grading: &Grading) 
             }
             match (safety, got) {
                 (Some(expected), Some(got)) if *expected != got.0 => Some(format!(
-                    "expected a {} conversion, got an {} one",
+                    "expected the conversion to be {}, got {}",
                     expected.name(),
                     got.name()
                 )),
                 (Some(expected), None) => Some(format!(
-                    "expected a {} conversion; the implementation reported no safety",
+                    "expected the conversion to be {}; the implementation reported no safety",
                     expected.name()
                 )),
                 _ => None,
@@ -631,6 +631,34 @@ mod tests {
         }
     }
 
+    /// The expectation of a list of the numbers `ns`, in order unless
+    /// `order_any`.
+    fn a_list(ns: &[i64], order_any: bool) -> Expectation {
+        Expectation::Value {
+            ty: Type::List(Box::new(Type::Number)),
+            value: ExpectedValue::Sequence(
+                ns.iter()
+                    .map(|n| ExpectedValue::Number(Number::from_i64(*n)))
+                    .collect(),
+            ),
+            safety: None,
+            order_any,
+        }
+    }
+
+    /// An answer of `value`, with no conversion safety reported.
+    fn answer(value: Value) -> Outcome {
+        Outcome::Value {
+            value: Val(value),
+            safety: None,
+        }
+    }
+
+    fn a_list_answer(ns: &[i64]) -> Outcome {
+        let elements = ns.iter().map(|n| Value::Number(Number::from_i64(*n)));
+        answer(Value::List(Type::Number, elements.collect()))
+    }
+
     fn eval_error(summary: &str) -> Outcome {
         Outcome::Error(ErrorAnswer {
             phase: Named(Phase::Eval),
@@ -661,13 +689,18 @@ mod tests {
     }
 
     #[test]
-    fn an_expected_safety_is_a_difference_when_the_answer_reports_none() {
+    fn an_expected_safety_is_a_difference_when_the_answer_reports_another_or_none() {
         let expect = a_number(1, Some(Safety::Unsafe));
         let answer = |safety| Outcome::Value {
             value: Val(Value::Number(one())),
             safety,
         };
         assert_eq!(check(&expect, &answer(Some(Named(Safety::Unsafe)))), Ok(()));
+        let other = check(&expect, &answer(Some(Named(Safety::Safe)))).unwrap_err();
+        assert_eq!(
+            other.first_difference,
+            "expected the conversion to be unsafe, got safe"
+        );
         let silent = check(&expect, &answer(None)).unwrap_err();
         assert!(
             silent
@@ -683,73 +716,30 @@ mod tests {
         assert_eq!(check_with(&expect, &answer(None), &grading), Ok(()));
     }
 
-    #[test]
-    fn a_reported_safety_other_than_the_expected_one_is_a_difference() {
-        let expect = a_number(1, Some(Safety::Safe));
-        let answer = Outcome::Value {
-            value: Val(Value::Number(one())),
-            safety: Some(Named(Safety::Unsafe)),
-        };
-        let mismatch = check(&expect, &answer).unwrap_err();
-        assert_eq!(
-            mismatch.first_difference,
-            "expected a safe conversion, got an unsafe one"
-        );
-    }
-
     /// A list's elements are compared in order, unless the case lets the
     /// implementation choose the order (`order: any`).
     #[test]
     fn list_elements_are_compared_in_order_unless_any_order_is_allowed() {
-        fn numbers(ns: &[i64]) -> impl Iterator<Item = Number> + '_ {
-            ns.iter().map(|n| Number::from_i64(*n))
-        }
-        let expect = |order_any| Expectation::Value {
-            ty: Type::List(Box::new(Type::Number)),
-            value: ExpectedValue::Sequence(numbers(&[1, 2]).map(ExpectedValue::Number).collect()),
-            safety: None,
-            order_any,
-        };
-        let answer = Outcome::Value {
-            value: Val(Value::List(
-                Type::Number,
-                numbers(&[2, 1]).map(Value::Number).collect(),
-            )),
-            safety: None,
-        };
-        let mismatch = check(&expect(false), &answer).unwrap_err();
+        let reversed = a_list_answer(&[2, 1]);
+        let mismatch = check(&a_list(&[1, 2], false), &reversed).unwrap_err();
         assert!(
             mismatch
                 .first_difference
                 .starts_with("[0]: expected number 1"),
             "{mismatch:?}"
         );
-        assert_eq!(check(&expect(true), &answer), Ok(()));
+        assert_eq!(check(&a_list(&[1, 2], true), &reversed), Ok(()));
     }
 
     /// A list of another length is a difference, however its first
     /// elements compare.
     #[test]
     fn a_list_of_another_length_is_a_difference() {
-        let expect = |ns: &[i64]| Expectation::Value {
-            ty: Type::List(Box::new(Type::Number)),
-            value: ExpectedValue::Sequence(
-                ns.iter()
-                    .map(|n| ExpectedValue::Number(Number::from_i64(*n)))
-                    .collect(),
-            ),
-            safety: None,
-            order_any: false,
-        };
-        let answer = Outcome::Value {
-            value: Val(Value::List(Type::Number, vec![Value::Number(one())])),
-            safety: None,
-        };
-        for longer in [&[1, 2][..], &[][..]] {
-            let mismatch = check(&expect(longer), &answer).unwrap_err();
+        for other in [&[1, 2][..], &[][..]] {
+            let mismatch = check(&a_list(other, false), &a_list_answer(&[1])).unwrap_err();
             assert_eq!(
                 mismatch.first_difference,
-                format!("expected {} elements, got 1", longer.len())
+                format!("expected {} elements, got 1", other.len())
             );
         }
     }
@@ -768,10 +758,7 @@ mod tests {
             safety: None,
             order_any: false,
         };
-        let answer = |n| Outcome::Value {
-            value: Val(Value::Number(Number::from_i64(n))),
-            safety: None,
-        };
+        let answer = |n| answer(Value::Number(Number::from_i64(n)));
         for n in [9, 10, 11] {
             assert_eq!(check(&expect, &answer(n)), Ok(()), "{n}");
         }
@@ -943,11 +930,7 @@ mod tests {
     #[test]
     fn a_mismatch_renders_expected_and_actual_values_alike() {
         let expect = a_number(1, None);
-        let answer = Outcome::Value {
-            value: Val(Value::Number(Number::from_i64(2))),
-            safety: None,
-        };
-        let mismatch = check(&expect, &answer).unwrap_err();
+        let mismatch = check(&expect, &answer(Value::Number(Number::from_i64(2)))).unwrap_err();
         let rendering = |n| {
             format!(
                 "{{\n  \"value\": {{\n    \"type\": \"number\",\n    \"value\": {n}\n  }}\n}}\n"
