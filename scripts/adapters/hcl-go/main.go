@@ -1,6 +1,7 @@
 // Command hcl-go puts the reference implementation of HCL (hashicorp/hcl
-// v2.14.1 and its type system go-cty 1.12.1) behind the hcl-conformance
-// subprocess protocol (runner/PROTOCOL.md).
+// and its type system go-cty, at the versions of go.mod or go-v2.25.mod:
+// version.go) behind the hcl-conformance subprocess protocol
+// (runner/PROTOCOL.md).
 //
 // It reads one JSON request per line on standard input and writes one JSON
 // answer per line on standard output, flushing after each, until standard
@@ -28,10 +29,9 @@ import (
 	"os"
 )
 
-const (
-	adapterName    = "hcl-go"
-	adapterVersion = "hashicorp/hcl 2.14.1, go-cty 1.12.1"
-)
+// adapterName is the name the handshake reports; its version is the
+// library's, read from the build (version.go).
+const adapterName = "hcl-go"
 
 // ---------------------------------------------------------------------------
 // Requests and answers
@@ -233,9 +233,9 @@ func handle(req request) (ans answer) {
 // Handshake
 
 func hello(req request) answer {
-	return answer{ID: req.ID, Name: adapterName, Version: adapterVersion,
+	return answer{ID: req.ID, Name: adapterName, Version: adapterVersion(),
 		Capabilities: &capabilities{
 			Kinds:    []string{"convert", "unify", "identical", "matches", "operation", "expr", "template", "config", "static", "typeexpr"},
-			Features: []string{"unknown", "safety", "ranges", "dynblock", "schema", "typeexpr", "exact-types", "big-numbers"},
+			Features: features(),
 		}}
 }

@@ -22,9 +22,10 @@ const caseFile = "case.hcl"
 var caseStart = hcl.Pos{Line: 1, Column: 1, Byte: 0}
 
 // conformanceFunctions is the protocol's conformance function table: exactly
-// these names, each bound to its go-cty standard library function. The
-// functions are immutable values, so every request shares the table.
-var conformanceFunctions = map[string]function.Function{
+// these names, each bound to its go-cty standard library function, and
+// each also under the namespaced names of namespacedPrefixes. The functions
+// are immutable values, so every request shares the table.
+var conformanceFunctions = withNamespaces(map[string]function.Function{
 	"upper":    stdlib.UpperFunc,
 	"lower":    stdlib.LowerFunc,
 	"abs":      stdlib.AbsoluteFunc,
@@ -35,6 +36,22 @@ var conformanceFunctions = map[string]function.Function{
 	"coalesce": stdlib.CoalesceFunc,
 	"keys":     stdlib.KeysFunc,
 	"join":     stdlib.JoinFunc,
+})
+
+// namespacedPrefixes are the namespaces the table also holds every function
+// in (runner/PROTOCOL.md § The conformance function table): a call
+// core::upper("x") names the function "core::upper".
+var namespacedPrefixes = []string{"core::", "provider::conformance::"}
+
+func withNamespaces(table map[string]function.Function) map[string]function.Function {
+	all := make(map[string]function.Function, len(table)*(1+len(namespacedPrefixes)))
+	for name, f := range table {
+		all[name] = f
+		for _, prefix := range namespacedPrefixes {
+			all[prefix+name] = f
+		}
+	}
+	return all
 }
 
 // bodyAnswer is the answer to a config request: a body's attributes, by
