@@ -63,8 +63,15 @@ pub fn missing_capabilities(
         }
     }
     // A parse-only implementation is asked only whether the source parses:
-    // values, and with them every value feature, play no part.
+    // values, and with them every value feature, play no part. Syntax the
+    // specification does not have still needs its feature: a parser of the
+    // v2.14.1 language is not failed for rejecting a namespaced call.
     if parse_only(case, capabilities) {
+        if source_has_namespace_separator(&case.input)
+            && !capabilities.features.contains(NAMESPACED_FUNCTIONS)
+        {
+            missing.push(NAMESPACED_FUNCTIONS.to_string());
+        }
         return missing;
     }
     let features = case_features(case, profile);
@@ -596,6 +603,30 @@ mod tests {
         for (what, input, expect, expected) in cases {
             assert_eq!(needs(input, expect), expected, "{what}");
         }
+    }
+
+    /// A parse-only implementation needs no value feature, but a namespaced
+    /// name is syntax: parsing it is the feature.
+    #[test]
+    fn a_parse_only_implementation_still_needs_namespaced_functions() {
+        let parser = |features: &[&str]| Capabilities {
+            kinds: ["expr"].map(String::from).into(),
+            features: features.iter().map(|f| f.to_string()).collect(),
+            syntaxes: None,
+        };
+        let expect = Expectation::Error {
+            phase: hcl_interpreter::Phase::Parse,
+            range: None,
+        };
+        let namespaced = case(expr("core::upper(x)", vec![]), expect.clone());
+        let plain = case(expr("upper(x) + 1e400", vec![]), expect);
+        assert_eq!(
+            missing_capabilities(&namespaced, "spec", &parser(&[PARSE_ONLY])),
+            [NAMESPACED_FUNCTIONS]
+        );
+        let both = parser(&[PARSE_ONLY, NAMESPACED_FUNCTIONS]);
+        assert!(missing_capabilities(&namespaced, "spec", &both).is_empty());
+        assert!(missing_capabilities(&plain, "spec", &parser(&[PARSE_ONLY])).is_empty());
     }
 
     /// A `::` needs `namespaced-functions` where the syntax reads it as a
