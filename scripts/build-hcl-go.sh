@@ -2,13 +2,13 @@
 # Builds the hcl-go adapter (hashicorp/hcl and go-cty behind the subprocess
 # protocol, runner/PROTOCOL.md) at one version of the library, as a Go
 # module pinned by go.sum: the profile's module file in
-# scripts/adapters/hcl-go (suite/profiles.toml names it for each profile).
+# scripts/adapters/hcl-go (the profile table, format/src/profiles.rs, names
+# the versions each one pins).
 #
 # usage: scripts/build-hcl-go.sh [PROFILE]
 #   PROFILE   hcl-v2.14 (the default: go.mod, hashicorp/hcl v2.14.1 with
-#             go-cty v1.12.1) or another profile of suite/profiles.toml
-#             (hcl-v2.25: go-v2.25.mod, hashicorp/hcl v2.25.0 with go-cty
-#             v1.20.0)
+#             go-cty v1.12.1) or another profile with an oracle
+#             (`hcl-conformance profiles`: hcl-v2.X builds with go-v2.X.mod)
 #
 # The modules come from the Go module proxy the first time (about 10 MB),
 # then from Go's module cache. Prints the path of the binary:

@@ -6,6 +6,7 @@
 //! - [`kinds`]: the case kinds, declared once for case files and requests.
 //! - [`areas`]: the areas of the suite, from the spec's sections.
 //! - [`documents`]: the documents that requirements and cases cite.
+//! - [`profiles`]: the profiles, one row per version of hashicorp/hcl.
 //! - [`values`]: values read by type, as case files write them.
 //! - [`wire`]: the protocol (`runner/PROTOCOL.md`): requests, answers, and
 //!   go-cty's encoding of types and values.
@@ -18,6 +19,7 @@ pub mod areas;
 pub mod documents;
 pub mod kinds;
 pub mod needs;
+pub mod profiles;
 pub mod requirements;
 pub mod suite;
 pub mod values;

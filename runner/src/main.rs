@@ -5,7 +5,7 @@ use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use hcl_conformance::docs;
 use hcl_conformance::export::write_export;
 use hcl_conformance::known_failures::{failure_list, FailureFile, KnownFailures};
-use hcl_conformance::matrix::{known_profile, parse_config, run_matrix, split_command};
+use hcl_conformance::matrix::{parse_config, run_matrix, split_command};
 use hcl_conformance::needs::missing_capabilities;
 use hcl_conformance::report::Report;
 use hcl_conformance::requirements::{
@@ -18,6 +18,7 @@ use hcl_conformance::versions::{
     describe_versions, hashes, manifests, stamp_list, suite_version, version_of_list, Changes,
 };
 use hcl_conformance::wire::HelloAnswer;
+use hcl_conformance_format::profiles::{known_profile, PROFILES};
 use std::collections::BTreeSet;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -57,7 +58,7 @@ enum Command {
         /// Run it against this implementation: a command line, split like a shell's
         #[arg(long = "impl", value_name = "COMMAND", value_parser = |s: &str| split_command(s).map(Words))]
         implementation: Option<Words>,
-        /// The expectation to check: spec, or hcl-v2.14
+        /// The expectation to check: spec, or a profile of `profiles`
         #[arg(long, default_value = SPEC_PROFILE, value_parser = known_profile)]
         profile: String,
         #[command(flatten)]
@@ -116,6 +117,17 @@ enum Command {
         since: String,
         #[command(flatten)]
         suite: SuiteArg,
+    },
+    /// The profiles: what each expects, the profile it follows, its oracle
+    ///
+    /// A case records a profile's result only where it differs from the
+    /// profile that one follows. With --oracles, one line per profile that
+    /// has an oracle: NAME, a tab, and the command (from the repository's
+    /// root) that builds it and prints its adapter's path.
+    Profiles {
+        /// Only NAME<TAB>ORACLE-COMMAND lines, for scripts
+        #[arg(long)]
+        oracles: bool,
     },
     /// Run every configured implementation over the whole suite, as one table
     ///
@@ -178,8 +190,8 @@ struct RunArgs {
     timeout: Option<Duration>,
     #[command(flatten)]
     jobs: Jobs,
-    /// The expectations to check: spec, or hcl-v2.14 (where a case records
-    /// hashicorp/hcl's results)
+    /// The expectations to check: spec, or a version of hashicorp/hcl
+    /// (hcl-v2.14, hcl-v2.25: `hcl-conformance profiles` lists them)
     #[arg(long, default_value = SPEC_PROFILE, value_parser = known_profile)]
     profile: String,
     /// Cases that may fail: a known-failure list, `FILE::NAME reason` a line;
@@ -190,7 +202,7 @@ struct RunArgs {
     /// the --expect-failures lists give
     #[arg(long, value_name = "FILE")]
     write_failures: Option<PathBuf>,
-    /// Expect exactly the cases that record a different result for PROFILE to fail
+    /// Expect exactly the cases whose PROFILE expectation differs from the spec's to fail
     #[arg(long, value_name = "PROFILE", value_parser = known_profile)]
     expect_differences: Option<String>,
     /// Write a report: json, junit or markdown, to PATH [default:
@@ -358,6 +370,7 @@ fn main() -> ExitCode {
         Command::Export { out, suite } => {
             load(&suite).map_or_else(|code| code, |suite| export(&out, &suite))
         }
+        Command::Profiles { oracles } => print_profiles(oracles),
         Command::Changes { since, suite } => {
             load(&suite).map_or_else(|code| code, |suite| changes(&since, &suite))
         }
@@ -371,6 +384,29 @@ impl Jobs {
         let cpus = || std::thread::available_parallelism().map_or(1, |n| n.get());
         self.jobs.map_or_else(cpus, |n| n as usize)
     }
+}
+
+/// `hcl-conformance profiles`: the table of `hcl_conformance_format::profiles`.
+fn print_profiles(oracles: bool) -> ExitCode {
+    let mut out = std::io::stdout().lock();
+    for p in PROFILES {
+        let line = match (oracles, p.oracle) {
+            (true, Some(oracle)) => format!("{}\t{oracle}", p.name),
+            (true, None) => continue,
+            (false, _) => format!(
+                "{:<10} {}; follows {}; oracle: {}; notes: {}",
+                p.name,
+                p.library,
+                p.follows.unwrap_or("nothing"),
+                p.oracle.unwrap_or("none"),
+                p.notes
+            ),
+        };
+        if writeln!(out, "{line}").is_err() {
+            break;
+        }
+    }
+    ExitCode::SUCCESS
 }
 
 /// `hcl-conformance show CASE`: the case as its page shows it, then its

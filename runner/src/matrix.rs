@@ -8,10 +8,10 @@
 //! § The conformance matrix):
 //!
 //! ```toml
-//! [hcl-go]                                      # the column's name
-//! command = "${ADAPTERS}/hcl-go --flag"         # split like a shell command line
+//! [hcl-go-v2.14]                                # the column's name
+//! command = "${ADAPTERS}/hcl-go-v2.14 --flag"   # split like a shell command line
 //! profile = "hcl-v2.14"                         # optional: spec (default), hcl-v2.14
-//! known-failures = "known-failures/hcl-go.txt"  # optional
+//! known-failures = "known-failures/hcl-go-v2.14.txt"  # optional
 //! timeout = 10                                  # optional: seconds per case
 //! ```
 
@@ -21,8 +21,9 @@ use crate::known_failures::{failure_list, FailureFile, KnownFailures};
 use crate::report::unsupported_by_need;
 use crate::run::{run_cases, CaseRecord, Implementation, RunSettings, Status};
 use crate::subprocess::{ImplementationCommand, Pool};
-use crate::suite::{Suite, KNOWN_PROFILES, SPEC_PROFILE};
+use crate::suite::{Suite, SPEC_PROFILE};
 use crate::wire::Capabilities;
+use hcl_conformance_format::profiles::known_profile;
 use indexmap::IndexMap;
 use serde::Deserialize;
 use serde_json::json;
@@ -60,17 +61,6 @@ pub fn split_command(text: &str) -> Result<Vec<String>, String> {
         Ok(words) if words.is_empty() => Err("the command is empty".into()),
         Ok(words) => Ok(words),
         Err(e) => Err(format!("cannot split `{text}` as a command line: {e}")),
-    }
-}
-
-/// Checks a profile name.
-pub fn known_profile(name: &str) -> Result<String, String> {
-    match name == SPEC_PROFILE || KNOWN_PROFILES.contains(&name) {
-        true => Ok(name.to_string()),
-        false => Err(format!(
-            "unknown profile `{name}`; the profiles are {SPEC_PROFILE}, {}",
-            KNOWN_PROFILES.join(", ")
-        )),
     }
 }
 

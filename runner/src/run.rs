@@ -5,7 +5,7 @@ use crate::compare::{check_with, first_line, Grading};
 use crate::kinds::{Kind, Named};
 use crate::known_failures::KnownFailures;
 use crate::needs::{self, missing_capabilities};
-use crate::suite::{Case, CaseInput, Expectation, SPEC_PROFILE};
+use crate::suite::{Case, CaseInput, Expectation};
 use crate::wire::{Capabilities, Outcome};
 use schemars::JsonSchema;
 use serde::Serialize;
@@ -183,11 +183,9 @@ pub fn judge(
         _ => match check_with(expect, outcome, &grading(case, capabilities)) {
             Ok(()) => record(Status::Passed, String::new(), String::new()),
             Err(mismatch) => {
-                let own = profile != SPEC_PROFILE && case.profiles.contains_key(profile);
-                let of_profile = if own {
-                    format!(" (expectation of profile {profile})")
-                } else {
-                    String::new()
+                let of_profile = match case.recorded_for(profile) {
+                    Some((recorded, _)) => format!(" (expectation of profile {recorded})"),
+                    None => String::new(),
                 };
                 let message = format!("{at} failed{of_profile}\n{}", mismatch.report());
                 record(Status::Failed, mismatch.first_difference, message)

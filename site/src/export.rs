@@ -11,10 +11,9 @@
 
 use crate::kinds::{Body, Kind, Named, StaticShape, Syntax};
 use crate::needs::{case_features, case_syntax};
-use crate::suite::{
-    Case, Expectation, ExpectedValue, Suite, SuiteFile, KNOWN_PROFILES, SPEC_PROFILE,
-};
+use crate::suite::{Case, Expectation, ExpectedValue, Suite, SuiteFile};
 use crate::wire::{type_to_json, Hello, Request, RequestLine, Ty, PROTOCOL_VERSION};
+use hcl_conformance_format::profiles::PROFILES;
 use hcl_interpreter::convert::Safety;
 use hcl_interpreter::{Phase, Type};
 use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
@@ -35,8 +34,8 @@ pub struct Index {
     /// The protocol version of the requests (runner/PROTOCOL.md).
     pub protocol: u64,
     /// The profiles every case states its expectation for: `spec`, then the
-    /// implementations' profiles (`hcl-v2.14`: hashicorp/hcl v2.14.1's
-    /// results where they depart from the spec's).
+    /// implementations' profiles (`hcl-v2.14`, `hcl-v2.25`: each version of
+    /// hashicorp/hcl's results where they depart from the spec's).
     pub profiles: Vec<String>,
     /// The handshake to send first, to the first process started.
     pub hello: Hello,
@@ -351,10 +350,7 @@ fn map_body<A, B>(body: &Body<A>, f: &dyn Fn(&A) -> B) -> Body<B> {
 
 /// Every profile, `spec` first.
 pub fn profiles() -> Vec<String> {
-    std::iter::once(SPEC_PROFILE)
-        .chain(KNOWN_PROFILES.iter().copied())
-        .map(String::from)
-        .collect()
+    PROFILES.iter().map(|p| p.name.to_string()).collect()
 }
 
 /// The request the runner sends for the case, with the case's id as its id.
@@ -375,7 +371,7 @@ pub fn export_case(case: &Case, file: &SuiteFile) -> ExportedCase {
             syntax: case_syntax(&case.input).map(Named),
             features: case_features(case, name),
         },
-        note: case.profiles.get(name).map(|p| p.note.clone()),
+        note: case.recorded_for(name).map(|(_, p)| p.note.clone()),
     };
     ExportedCase {
         id: case.id.clone(),

@@ -9,9 +9,10 @@
 //! document, so that serde_yaml gives every error its line.
 
 use super::yaml::{flow_nesting_exceeds, MAX_FLOW_NESTING};
-use super::{Case, CaseInput, Expectation, ProfileExpectation, SuiteFile, KNOWN_PROFILES};
+use super::{Case, CaseInput, Expectation, ProfileExpectation, SuiteFile};
 use crate::areas::area_of;
 use crate::kinds::{Kind, Named, Text};
+use crate::profiles::{profile as find_profile, recorded_profiles};
 use crate::requirements::Requirements;
 use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, Deserializer};
@@ -587,8 +588,8 @@ fn check_case(
         _ => {}
     }
     for (profile, expectation) in &case.profiles {
-        if !KNOWN_PROFILES.contains(&&**profile) {
-            let known = KNOWN_PROFILES.join(", ");
+        if find_profile(profile).is_none() || &**profile == super::SPEC_PROFILE {
+            let known = recorded_profiles().collect::<Vec<_>>().join(", ");
             problems.push(format!(
                 "case `{name}`: unknown profile `{profile}`; the profiles are {known}"
             ));

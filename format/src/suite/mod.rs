@@ -20,10 +20,7 @@ use hcl_interpreter::{Phase, Type};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-/// The profile whose expectations are the spec's.
-pub const SPEC_PROFILE: &str = "spec";
-/// The profiles a case may record a different result for.
-pub const KNOWN_PROFILES: &[&str] = &["hcl-v2.14"];
+pub use crate::profiles::SPEC_PROFILE;
 
 /// A case's input: its kind's declaration, as the case file writes it.
 pub type CaseInput = Input<TypeText, TypedValue>;
@@ -53,7 +50,9 @@ pub struct Case {
     pub expect: Expectation,
     /// Why the spec leaves the result open, for cases that accept several.
     pub implementation_defined: Option<String>,
-    /// Results that other profiles expect instead, by profile name.
+    /// Results that other profiles expect instead, by profile name, as the
+    /// case file records them: a profile records a result only where it
+    /// differs from the profile it follows (`crate::profiles`).
     pub profiles: BTreeMap<String, ProfileExpectation>,
     /// The area of the suite (`crate::areas`), from the file's first spec
     /// citation.
@@ -63,11 +62,27 @@ pub struct Case {
 }
 
 impl Case {
-    /// The expectation that `profile` holds the case to.
+    /// The expectation that `profile` holds the case to: its own recorded
+    /// result, or that of the nearest profile it follows that records one,
+    /// or the spec's.
     pub fn expectation_for(&self, profile: &str) -> &Expectation {
-        self.profiles
-            .get(profile)
-            .map_or(&self.expect, |p| &p.expect)
+        self.recorded_for(profile)
+            .map_or(&self.expect, |(_, p)| &p.expect)
+    }
+
+    /// The recorded result that `profile` holds the case to, with the name
+    /// of the profile that records it (`profile` or one it follows); `None`
+    /// when the case is held to the spec's expectation.
+    pub fn recorded_for(&self, profile: &str) -> Option<(&'static str, &ProfileExpectation)> {
+        crate::profiles::lineage(profile)
+            .into_iter()
+            .find_map(|name| self.profiles.get(name).map(|p| (name, p)))
+    }
+
+    /// Whether `profile` expects something else than the spec does.
+    pub fn differs_under(&self, profile: &str) -> bool {
+        self.recorded_for(profile)
+            .is_some_and(|(_, p)| p.expect != self.expect)
     }
 
     /// `suite/FILE.yaml:LINE`, for messages.

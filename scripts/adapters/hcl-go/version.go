@@ -1,9 +1,9 @@
 package main
 
 // The adapter is one program built against several versions of
-// hashicorp/hcl (go.mod: v2.14.1, the suite's profile hcl-v2.14;
-// go-v2.25.mod: v2.25.0, profile hcl-v2.25; scripts/build-hcl-go.sh picks
-// the module file). What it says of itself in the handshake is read from
+// hashicorp/hcl, one per profile of the suite (go.mod: v2.14.1, profile
+// hcl-v2.14; go-v2.X.mod: v2.X, profile hcl-v2.X; scripts/build-hcl-go.sh
+// picks the module file). What it says of itself in the handshake is read from
 // the build, so the answer always names the library it really runs.
 
 import (
