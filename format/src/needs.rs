@@ -32,6 +32,9 @@ pub const PARSE_ONLY: &str = "parse-only";
 pub const UNEVALUATED_VALUES: &str = "unevaluated-values";
 /// `config` requests may carry a body schema and ask for literal-only mode.
 pub const SCHEMA: &str = "schema";
+/// Namespaced function calls, `core::upper("a")`, parsed and evaluated as
+/// hashicorp/hcl v2.20.1 and later do.
+pub const NAMESPACED_FUNCTIONS: &str = "namespaced-functions";
 
 /// Whether an implementation with `capabilities` grades the case by
 /// parsing only.
@@ -60,8 +63,15 @@ pub fn missing_capabilities(
         }
     }
     // A parse-only implementation is asked only whether the source parses:
-    // values, and with them every value feature, play no part.
+    // values, and with them every value feature, play no part. Syntax the
+    // specification does not have still needs its feature: a parser of the
+    // v2.14.1 language is not failed for rejecting a namespaced call.
     if parse_only(case, capabilities) {
+        if source_has_namespace_separator(&case.input)
+            && !capabilities.features.contains(NAMESPACED_FUNCTIONS)
+        {
+            missing.push(NAMESPACED_FUNCTIONS.to_string());
+        }
         return missing;
     }
     let features = case_features(case, profile);
@@ -88,8 +98,9 @@ pub fn case_syntax(input: &CaseInput) -> Option<Syntax> {
 }
 
 /// The features the case needs to be checked fully: `unknown`,
-/// `exact-types`, `big-numbers`, `schema` in that order, then the
-/// extensions it asks for (each extension is a feature of the same name).
+/// `exact-types`, `big-numbers`, `namespaced-functions`, `schema` in that
+/// order, then the extensions it asks for (each extension is a feature of
+/// the same name).
 pub fn case_features(case: &Case, profile: &str) -> Vec<String> {
     let expected = case.expectation_for(profile).values();
     let expected_values: Vec<&ExpectedValue> = expected.iter().flat_map(|(_, v)| v.all()).collect();
@@ -130,6 +141,9 @@ pub fn case_features(case: &Case, profile: &str) -> Vec<String> {
         .any(|v| matches!(v, Value::Number(n) if is_big(n)));
     if big_value || big_expected || source_has_big_literal(&case.input) {
         needs.push(BIG_NUMBERS.to_string());
+    }
+    if source_has_namespace_separator(&case.input) {
+        needs.push(NAMESPACED_FUNCTIONS.to_string());
     }
     match &case.input {
         Input::Config(c) => {
@@ -269,6 +283,79 @@ pub fn number_literals(text: &str, start: StartMode) -> Vec<&str> {
         }
         after_dot = token.kind == TokenKind::Dot;
     }
+}
+
+/// Whether the source text of a case holds `::` where the syntax reads it
+/// as a token: the separator of a namespaced function name, which only
+/// implementations with the `namespaced-functions` feature read (no
+/// production of the specification has it).
+///
+/// The native syntax's source (`expr`, `template`, and the native `config`,
+/// `static` and `typeexpr` requests) is lexed as it is parsed, so a `::`
+/// in a quoted string, a comment or a heredoc's text is not one (nor, in a
+/// template, one outside `${ }` and `%{ }`). In the JSON syntax every
+/// string's content is lexed as the native syntax reads it there: a
+/// template in a `config` request, an expression in a `static` or
+/// `typeexpr` one. A JSON text that does not parse needs the feature when
+/// it holds `::` anywhere.
+pub fn source_has_namespace_separator(input: &CaseInput) -> bool {
+    // The text, its syntax, and the mode its native source starts in.
+    let (text, syntax, start) = match input {
+        Input::Expr(e) => (&*e.expr, Syntax::Native, StartMode::ConfigFile),
+        Input::Template(t) => (&*t.template, Syntax::Native, StartMode::TemplateFile),
+        Input::Config(c) => (&*c.config, *c.syntax, StartMode::ConfigFile),
+        Input::Static(s) => (&*s.expr, *s.syntax, StartMode::ConfigFile),
+        Input::TypeExpr(t) => (&*t.expr, *t.syntax, StartMode::ConfigFile),
+        _ => return false,
+    };
+    if syntax == Syntax::Native {
+        return has_double_colon(text, start);
+    }
+    // A JSON configuration's strings are templates; a `static` or
+    // `typeexpr` request's strings hold expressions.
+    let content = match input {
+        Input::Config(_) => StartMode::TemplateFile,
+        _ => StartMode::ConfigFile,
+    };
+    match hcl_interpreter::json::parse(text) {
+        Ok(root) => json_strings(&root)
+            .into_iter()
+            .any(|string| has_double_colon(string, content)),
+        Err(_) => text.contains("::"),
+    }
+}
+
+/// Whether lexing `text` from `start` gives a `::` token.
+fn has_double_colon(text: &str, start: StartMode) -> bool {
+    let mut lexer = Lexer::new(text, start);
+    loop {
+        match lexer.next_token().kind {
+            TokenKind::Eof => return false,
+            TokenKind::DoubleColon => return true,
+            _ => {}
+        }
+    }
+}
+
+/// The content of every string of a JSON value, property names included.
+fn json_strings(root: &hcl_interpreter::json::Node) -> Vec<&str> {
+    use hcl_interpreter::json::NodeKind;
+    let mut strings = Vec::new();
+    let mut stack = vec![root];
+    while let Some(node) = stack.pop() {
+        match &node.kind {
+            NodeKind::String(content) => strings.push(content.as_str()),
+            NodeKind::Array(elements) => stack.extend(elements),
+            NodeKind::Object(properties) => {
+                for property in properties {
+                    strings.push(property.name.as_str());
+                    stack.push(&property.value);
+                }
+            }
+            _ => {}
+        }
+    }
+    strings
 }
 
 #[cfg(test)]
@@ -516,6 +603,108 @@ mod tests {
         for (what, input, expect, expected) in cases {
             assert_eq!(needs(input, expect), expected, "{what}");
         }
+    }
+
+    /// A parse-only implementation needs no value feature, but a namespaced
+    /// name is syntax: parsing it is the feature.
+    #[test]
+    fn a_parse_only_implementation_still_needs_namespaced_functions() {
+        let parser = |features: &[&str]| Capabilities {
+            kinds: ["expr"].map(String::from).into(),
+            features: features.iter().map(|f| f.to_string()).collect(),
+            syntaxes: None,
+        };
+        let expect = Expectation::Error {
+            phase: hcl_interpreter::Phase::Parse,
+            range: None,
+        };
+        let namespaced = case(expr("core::upper(x)", vec![]), expect.clone());
+        let plain = case(expr("upper(x) + 1e400", vec![]), expect);
+        assert_eq!(
+            missing_capabilities(&namespaced, "spec", &parser(&[PARSE_ONLY])),
+            [NAMESPACED_FUNCTIONS]
+        );
+        let both = parser(&[PARSE_ONLY, NAMESPACED_FUNCTIONS]);
+        assert!(missing_capabilities(&namespaced, "spec", &both).is_empty());
+        assert!(missing_capabilities(&plain, "spec", &parser(&[PARSE_ONLY])).is_empty());
+    }
+
+    /// A `::` needs `namespaced-functions` where the syntax reads it as a
+    /// token, in every kind with source text; in text, comments and
+    /// strings it does not.
+    #[test]
+    fn a_namespace_separator_in_source_needs_namespaced_functions() {
+        use hcl_interpreter::static_analysis::Analysis;
+        let config = |syntax, text: &str| {
+            Input::Config(kinds::Config {
+                syntax: Named(syntax),
+                config: text.into(),
+                ..plain_config()
+            })
+        };
+        let analysed = |syntax, text: &str| {
+            Input::Static(kinds::Static {
+                syntax: Named(syntax),
+                expr: text.into(),
+                analysis: Named(Analysis::Call),
+            })
+        };
+        let type_expression = |syntax, text: &str| {
+            Input::TypeExpr(kinds::TypeExpr {
+                syntax: Named(syntax),
+                expr: text.into(),
+                constraint: false,
+            })
+        };
+        let (native, json) = (Syntax::Native, Syntax::Json);
+        let needing = [
+            expr("core::upper(\"a\")", vec![]),
+            expr("a :: b", vec![]),
+            expr("[\"::\", a::]", vec![]),
+            template("${core::upper(\"a\")}", BTreeMap::new()),
+            template("%{ if a::b() }%{ endif }", BTreeMap::new()),
+            config(native, "a = core::upper(\"a\")\n"),
+            config(native, "a = <<EOT\n${x::y()}\nEOT\n"),
+            config(json, r#"{"a": "${core::upper(\"a\")}"}"#),
+            config(json, r#"{"a": [{"${a::b()}": 1}]}"#),
+            config(json, r#"{"a": "${a::b()}""#),
+            analysed(native, "core::upper(x)"),
+            analysed(json, r#""core::upper(x)""#),
+            type_expression(native, "core::list(string)"),
+            type_expression(json, r#""core::string""#),
+        ];
+        let not_needing = [
+            expr("\"core::upper\"", vec![]),
+            expr("a # ::\n", vec![]),
+            expr("a /* :: */", vec![]),
+            expr("<<EOT\na::b()\nEOT\n", vec![]),
+            expr("a ? b : :c", vec![]),
+            template("core::upper(a)", BTreeMap::new()),
+            config(native, "a = \"x::y\"\n# ::\n"),
+            config(json, r#"{"a": "core::upper(x)", "b": "::"}"#),
+            analysed(json, r#""\"a::b\"""#),
+            type_expression(json, r#"{"a": "string"}"#),
+        ];
+        // (A type expression needs `exact-types` too.)
+        let needs_it = |input: CaseInput| {
+            let expect = value(Type::Bool, ExpectedValue::Bool(true));
+            needs(input, expect).contains(&NAMESPACED_FUNCTIONS.to_string())
+        };
+        for input in needing {
+            let what = format!("{input:?}");
+            assert!(needs_it(input), "{what}");
+        }
+        for input in not_needing {
+            let what = format!("{input:?}");
+            assert!(!needs_it(input), "{what}");
+        }
+        assert_eq!(
+            needs(
+                expr("core::upper(\"a\")", vec![]),
+                value(Type::Bool, ExpectedValue::Bool(true))
+            ),
+            [NAMESPACED_FUNCTIONS]
+        );
     }
 
     #[test]

@@ -8,7 +8,7 @@
 //! § The conformance matrix):
 //!
 //! ```toml
-//! [hcl-go-v2.14]                                # the column's name
+//! ["hcl-go-v2.14"]                              # the column's name (quoted: it has dots)
 //! command = "${ADAPTERS}/hcl-go-v2.14 --flag"   # split like a shell command line
 //! profile = "hcl-v2.14"                         # optional: spec (default), hcl-v2.14
 //! known-failures = "known-failures/hcl-go-v2.14.txt"  # optional

@@ -112,8 +112,9 @@ pub struct Needs {
     /// `expr` and `template`) or `json`; absent for kinds without source.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub syntax: Option<Named<Syntax>>,
-    /// `unknown`, `exact-types`, `big-numbers`, `schema`, and the
-    /// extensions the request asks for (`dynblock`, `typeexpr`).
+    /// `unknown`, `exact-types`, `big-numbers`, `namespaced-functions`,
+    /// `schema`, and the extensions the request asks for (`dynblock`,
+    /// `typeexpr`).
     pub features: Vec<String>,
 }
 

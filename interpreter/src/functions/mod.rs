@@ -26,7 +26,7 @@ pub mod table;
 
 pub use call::{call_function, call_function_owned};
 pub use definition::{Function, Parameter, TypeConstraintFunction};
-pub use table::{Entry, FunctionTable, NAMES};
+pub use table::{Entry, FunctionTable, NAMES, NAMESPACES, NAMESPACE_SEPARATOR};
 
 #[cfg(test)]
 use crate::value::Value;

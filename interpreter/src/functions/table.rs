@@ -9,6 +9,13 @@
 //! table. Extensions add entries to it (the type expression extension's
 //! `convert`).
 //!
+//! A name may be namespaced, `core::upper`: hashicorp/hcl v2.20.0 and later
+//! call a function by such a name, and keep it in the table as one string,
+//! its identifiers joined by `::` (the specification, written before, has
+//! no namespaces). The conformance table holds each of its functions also
+//! in the namespaces of [`NAMESPACES`].
+//! SPEC-GAP(spec-notes/gaps/expr-namespaced-function-calls.md)
+//!
 //! Spec: spec.md § Functions and Function Calls
 
 use super::definition::{Function, TypeConstraintFunction};
@@ -19,6 +26,14 @@ use std::sync::{Arc, OnceLock};
 pub const NAMES: [&str; 10] = [
     "upper", "lower", "abs", "min", "max", "length", "concat", "coalesce", "keys", "join",
 ];
+
+/// The namespaces the conformance table also holds each of its functions
+/// in (`runner/PROTOCOL.md` § The conformance function table): `upper` is
+/// also `core::upper` and `provider::conformance::upper`.
+pub const NAMESPACES: [&str; 2] = ["core", "provider::conformance"];
+
+/// The separator of a namespaced function name's parts.
+pub const NAMESPACE_SEPARATOR: &str = "::";
 
 /// An entry of a function table.
 #[derive(Clone, Debug)]
@@ -41,34 +56,50 @@ impl Entry {
     }
 }
 
-/// A function table: named functions, each name once.
+/// A function table: named functions, each name once. One function may be
+/// in the table under several names (`upper` and `core::upper`).
 ///
 /// Spec: spec.md § Functions and Function Calls
 #[derive(Clone, Debug)]
 pub struct FunctionTable {
-    entries: Arc<[Entry]>,
+    /// Each name calls use, with its function.
+    entries: Arc<[(String, Entry)]>,
 }
 
 impl FunctionTable {
-    /// The conformance function table (`runner/PROTOCOL.md`), built once.
+    /// The conformance function table (`runner/PROTOCOL.md`), built once:
+    /// each function under its name and in each of [`NAMESPACES`].
     pub fn conformance() -> FunctionTable {
         static TABLE: OnceLock<FunctionTable> = OnceLock::new();
         TABLE
-            .get_or_init(|| FunctionTable {
-                entries: NAMES.map(|name| Entry::Function(build(name))).into(),
+            .get_or_init(|| {
+                let mut entries = Vec::with_capacity(NAMES.len() * (1 + NAMESPACES.len()));
+                for name in NAMES {
+                    let entry = Entry::Function(build(name));
+                    for namespace in NAMESPACES {
+                        let qualified = [namespace, name].join(NAMESPACE_SEPARATOR);
+                        entries.push((qualified, entry.clone()));
+                    }
+                    entries.push((name.to_string(), entry));
+                }
+                FunctionTable {
+                    entries: entries.into(),
+                }
             })
             .clone()
     }
 
-    /// This table with `entry` added, in place of any entry of its name.
+    /// This table with `entry` added under its name, in place of any entry
+    /// of that name.
     pub fn with(&self, entry: Entry) -> FunctionTable {
-        let mut entries: Vec<Entry> = self
+        let name = entry.name();
+        let mut entries: Vec<(String, Entry)> = self
             .entries
             .iter()
-            .filter(|e| e.name() != entry.name())
+            .filter(|(n, _)| n != name)
             .cloned()
             .collect();
-        entries.push(entry);
+        entries.push((name.to_string(), entry));
         FunctionTable {
             entries: entries.into(),
         }
@@ -76,7 +107,20 @@ impl FunctionTable {
 
     /// The entry of this name, if the table has one.
     pub fn get(&self, name: &str) -> Option<&Entry> {
-        self.entries.iter().find(|entry| entry.name() == name)
+        self.entries
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, entry)| entry)
+    }
+
+    /// Whether the table has a function in `namespace` (`core`,
+    /// `provider::conformance`), or in a namespace within it: whether a
+    /// name starts with the namespace and `::`.
+    pub fn has_namespace(&self, namespace: &str) -> bool {
+        self.entries.iter().any(|(n, _)| {
+            n.strip_prefix(namespace)
+                .is_some_and(|rest| rest.starts_with(NAMESPACE_SEPARATOR))
+        })
     }
 }
 
@@ -107,7 +151,43 @@ mod tests {
             assert_eq!(table.get(name).map(Entry::name), Some(name));
         }
         assert!(table.get("convert").is_none());
-        assert_eq!(table.entries.len(), NAMES.len());
+        assert_eq!(table.entries.len(), NAMES.len() * 3);
+    }
+
+    #[test]
+    fn every_conformance_function_is_also_in_each_namespace() {
+        let table = FunctionTable::conformance();
+        for name in NAMES {
+            for qualified in [
+                format!("core::{name}"),
+                format!("provider::conformance::{name}"),
+            ] {
+                assert_eq!(table.get(&qualified).map(Entry::name), Some(name));
+            }
+        }
+        assert!(table.get("core::convert").is_none());
+        assert!(table.get("conformance::upper").is_none());
+        assert!(table.get("core::").is_none());
+    }
+
+    #[test]
+    fn a_namespace_is_known_by_the_names_in_it() {
+        let table = FunctionTable::conformance();
+        for namespace in ["core", "provider", "provider::conformance"] {
+            assert!(table.has_namespace(namespace), "{namespace}");
+        }
+        // Neither a part of a namespace's name, nor a function's name, nor
+        // a namespace within the other namespaces, is a namespace.
+        for not in [
+            "cor",
+            "conformance",
+            "upper",
+            "provider::conf",
+            "core::upper",
+            "",
+        ] {
+            assert!(!table.has_namespace(not), "{not}");
+        }
     }
 
     #[test]
@@ -121,7 +201,8 @@ mod tests {
             ..upper.clone()
         });
         let bigger = table.with(renamed.clone()).with(renamed);
-        assert_eq!(bigger.entries.len(), NAMES.len() + 1);
+        assert_eq!(bigger.entries.len(), NAMES.len() * 3 + 1);
         assert!(bigger.get("shout").is_some());
+        assert!(bigger.get("core::shout").is_none());
     }
 }

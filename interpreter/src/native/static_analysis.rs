@@ -112,6 +112,11 @@ impl StaticExpression for Expression<'_> {
     /// that it was expanded.
     /// SPEC-GAP(spec-notes/gaps/static-call-argument-expansion.md)
     ///
+    /// A namespaced name (hashicorp/hcl v2.20.1 and later) is returned as
+    /// the call names its function, its identifiers joined by `::`
+    /// (`core::upper`), without the whitespace the source may have around
+    /// a `::`. SPEC-GAP(spec-notes/gaps/expr-namespaced-function-calls.md)
+    ///
     /// ```ebnf
     /// FunctionCall = Identifier "(" arguments ")";
     /// Arguments = (

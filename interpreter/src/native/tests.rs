@@ -333,7 +333,7 @@ const PIECES: &[&str] = &[
     ".*", ".0", ".a", "?", ":", "=>", "==", "!", "&&", "||", "-", "+", "*", "/", "%", "<", ">=",
     ",", "=", "1", "1.5e3", "1e99999", "null", "true", "s", "n", "l", "u", "a", "max(", "upper(",
     "length(", "#", "//", "/*", "*/", "\\", "\\u00", "\\n", "$${", "%%{", "é", "\u{feff}", "\r",
-    "\t", " ", "_", "x-y", "b {", "a = ",
+    "\t", " ", "_", "x-y", "b {", "a = ", "::", "core::",
 ];
 
 const SEEDS: &[&str] = &[
@@ -343,6 +343,7 @@ const SEEDS: &[&str] = &[
     "n > 0 ? l[0] : s.*.x",
     "%{ if u }${s}%{ else }${n + 1}%{ endif }",
     "max(l...) + length({a = [1, 2]}) - -n * 2 / 3 % 4",
+    "core::upper(provider::conformance::join(s, l...))",
 ];
 
 fn random_source(rng: &mut Rng) -> String {

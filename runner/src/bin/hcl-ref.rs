@@ -46,6 +46,7 @@ const FEATURES: &[&str] = &[
     "big-numbers",
     "schema",
     "typeexpr",
+    "namespaced-functions",
 ];
 
 /// The deepest JSON nesting a request may have (runner/PROTOCOL.md §

@@ -77,9 +77,13 @@ fn native_segments(source: &str, start: StartMode) -> Vec<(usize, usize, &'stati
         let class = match token.kind {
             TokenKind::Newline => gap_class(text),
             TokenKind::Identifier if is_keyword(text) => "k",
+            // A function's name, and each namespace of a namespaced one
+            // (`core::upper(`).
             TokenKind::Identifier => {
                 let next = tokens.get(n + 1).map(|t| t.kind);
-                if next == Some(TokenKind::OpenParen) && tokens[n + 1].span.start as usize == end {
+                if matches!(next, Some(TokenKind::OpenParen | TokenKind::DoubleColon))
+                    && tokens[n + 1].span.start as usize == end
+                {
                     "f"
                 } else {
                     "i"
@@ -118,6 +122,7 @@ fn native_segments(source: &str, start: StartMode) -> Vec<(usize, usize, &'stati
             | TokenKind::OpenBracket
             | TokenKind::CloseBracket
             | TokenKind::Dot
+            | TokenKind::DoubleColon
             | TokenKind::Comma => "p",
             TokenKind::OpenQuote => {
                 stack.push(Open::Quote);
@@ -319,6 +324,12 @@ mod tests {
             "<i class=f>upper</i>(a.b) <i class=o>+</i> <i class=n>1</i> \
              <i class=c># c\n</i>"
         );
+    }
+
+    #[test]
+    fn a_namespaced_function_name_is_a_function_name() {
+        let html = highlight("core::upper(a)", SourceKind::Expression, None);
+        assert_eq!(html, "<i class=f>core</i>::<i class=f>upper</i>(a)");
     }
 
     #[test]

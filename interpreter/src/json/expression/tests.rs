@@ -298,3 +298,27 @@ fn deep_nesting_evaluates_in_both_modes() {
     let too_deep = "[".repeat(depth + 1) + &"]".repeat(depth + 1);
     assert_eq!(error(&too_deep, true).0, Phase::Parse);
 }
+
+/// A JSON string's template may call a function by a namespaced name
+/// (hashicorp/hcl v2.20.1 and later); its errors are evaluation errors of
+/// the string, at the place in the JSON text.
+/// SPEC-GAP(spec-notes/gaps/expr-namespaced-function-calls.md)
+#[test]
+fn templates_call_namespaced_functions() {
+    assert_eq!(
+        full(r#""${core::upper(name)}-${provider::conformance::length(l)}""#),
+        Value::string("WORLD-1")
+    );
+    assert_eq!(
+        full(r#"{"${core::upper(k)}": 1}"#),
+        object([("A", number("1"))])
+    );
+    // Text, not a call, outside an interpolation.
+    assert_eq!(
+        full(r#""core::upper(name)""#),
+        Value::string("core::upper(name)")
+    );
+    assert_eq!(error(r#""${core::nope(1)}""#, true), eval_error("1:4-1:14"));
+    assert_eq!(error(r#""${core::}""#, true), eval_error("1:10-1:11"));
+    assert_eq!(error(r#""${core::upper}""#, true), eval_error("1:15-1:16"));
+}

@@ -242,3 +242,31 @@ fn parts_of_a_native_expression_in_a_string_are_analysed_again() {
     assert_eq!(text_of(source, map[0].0.span()), "a");
     assert_eq!(map[0].1.static_call().expect("a call").name, "g");
 }
+
+/// A namespaced call (hashicorp/hcl v2.20.1 and later) in a JSON string is
+/// a static call of its whole name, however the content spaces it.
+/// SPEC-GAP(spec-notes/gaps/expr-namespaced-function-calls.md)
+#[test]
+fn call_of_a_namespaced_name_gives_the_whole_name() {
+    for (source, expected) in [
+        (r#""core::upper(x, 1)""#, "core::upper"),
+        (
+            r#""provider :: conformance::join(\"-\", a)""#,
+            "provider::conformance::join",
+        ),
+    ] {
+        let Ok(StaticResult::Call { name, .. }) = analyze(source, Analysis::Call) else {
+            panic!("{source}: not a call");
+        };
+        assert_eq!(name, expected);
+    }
+    // A malformed name does not parse: no call.
+    assert_eq!(
+        error(r#""core::""#, Analysis::Call),
+        not_applicable("1:1-1:9")
+    );
+    assert_eq!(
+        error(r#""a::b""#, Analysis::Call),
+        not_applicable("1:1-1:7")
+    );
+}

@@ -363,10 +363,17 @@ impl<'t> Identifier<'t> {
 /// );
 /// ```
 ///
+/// The name may be namespaced, as in hashicorp/hcl v2.20.1 and later:
+/// `Identifier ("::" Identifier)*`.
+/// SPEC-GAP(spec-notes/gaps/expr-namespaced-function-calls.md)
+///
 /// Spec: hclsyntax-spec.md § Functions and Function Calls
 #[derive(Clone, Copy, Debug)]
 pub struct FunctionCall<'t> {
+    /// The function's name; a namespaced name is its identifiers joined by
+    /// `::` (`core::upper`), however the source spaces them.
     pub name: &'t str,
+    /// From the name's first identifier to its last.
     pub name_span: Span,
     pub arguments: Expressions<'t>,
     /// Whether the final argument is followed by `...`.

@@ -14,7 +14,10 @@
 
 use super::{dynamic_value, eval, Evaluated, Scope};
 use crate::diagnostic::Diagnostic;
-use crate::functions::{call_function_owned, Entry, Function, TypeConstraintFunction};
+use crate::functions::{
+    call_function_owned, Entry, Function, FunctionTable, TypeConstraintFunction,
+    NAMESPACE_SEPARATOR,
+};
 use crate::native::ast::FunctionCall;
 use crate::native::Problem;
 use crate::types::Type;
@@ -24,7 +27,9 @@ use std::borrow::Cow;
 /// Evaluates a function call.
 ///
 /// "The namespace of functions is distinct from the namespace of
-/// variables"; a name the function table does not have is an error, and
+/// variables"; the function is the table's entry of the call's name (a
+/// namespaced name included, `core::upper`, which the table holds as one
+/// name); a name the function table does not have is an error, and
 /// in literal-only mode, where there is no function table, so is every
 /// call.
 ///
@@ -41,12 +46,28 @@ pub(super) fn eval_function_call<'a>(call: FunctionCall<'a>, scope: &Scope<'a>) 
     match table.get(call.name) {
         Some(Entry::Function(function)) => eval_call(function, call, scope),
         Some(Entry::TypeConstraint(function)) => eval_type_constraint_call(function, call, scope),
-        None => Err(Problem::new(
-            call.name_span,
-            "Call to unknown function",
-            format!("There is no function named {:?}.", call.name),
-        )),
+        None => Err(unknown_function(table, call)),
     }
+}
+
+/// The error of a call of a name the function table does not have, at the
+/// name.
+///
+/// For a namespaced name (`core::nope`, `other::upper`), the message says
+/// whether the table has any function in the namespace, as hashicorp/hcl
+/// v2.20.0 and later do; either way it is an evaluation error at the whole
+/// name. SPEC-GAP(spec-notes/gaps/expr-namespaced-function-calls.md)
+fn unknown_function(table: &FunctionTable, call: FunctionCall) -> Problem {
+    let detail = match call.name.rsplit_once(NAMESPACE_SEPARATOR) {
+        Some((namespace, name)) if table.has_namespace(namespace) => {
+            format!("There is no function named {name:?} in the namespace {namespace:?}.")
+        }
+        Some((namespace, _)) => {
+            format!("There are no functions in the namespace {namespace:?}.")
+        }
+        None => format!("There is no function named {:?}.", call.name),
+    };
+    Problem::new(call.name_span, "Call to unknown function", detail)
 }
 
 /// Evaluates a call of a function of argument values.

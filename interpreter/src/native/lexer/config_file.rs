@@ -20,7 +20,10 @@
 //! ```
 //!
 //! The comma, which the seed's list of symbols omits, is the separator of
-//! hclsyntax-spec.md's tuples, objects and argument lists.
+//! hclsyntax-spec.md's tuples, objects and argument lists. `::`, which
+//! neither lists, separates the namespaces of a function's name, as in
+//! hashicorp/hcl v2.20.0 and later (`core::upper`): two colons in a row are
+//! always that one token. SPEC-GAP(spec-notes/gaps/expr-namespaced-function-calls.md)
 //!
 //! `~` outside a template sequence, and `<<` not starting a heredoc, are
 //! no tokens. SPEC-GAP(spec-notes/gaps/lexical-token-table.md)
@@ -112,6 +115,8 @@ pub(super) fn step(lexer: &mut Lexer, template: bool) -> Token {
             b'[' => lexer.emit_len(OpenBracket, 1),
             b']' => lexer.emit_len(CloseBracket, 1),
             b'?' => lexer.emit_len(Question, 1),
+            // SPEC-GAP(spec-notes/gaps/expr-namespaced-function-calls.md)
+            b':' if next == Some(b':') => lexer.emit_len(DoubleColon, 2),
             b':' => lexer.emit_len(Colon, 1),
             b',' => lexer.emit_len(Comma, 1),
             b'.' if next == Some(b'.') && bytes.get(lexer.pos + 2) == Some(&b'.') => {

@@ -72,6 +72,11 @@ pub enum TokenKind {
     CloseBrace,
     Question,
     Colon,
+    /// `::`, which separates the namespaces of a function's name
+    /// (`core::upper`). No production of hclsyntax-spec.md uses it;
+    /// hashicorp/hcl scans it as one token from v2.20.0 on.
+    /// SPEC-GAP(spec-notes/gaps/expr-namespaced-function-calls.md)
+    DoubleColon,
     Ellipsis,
     Dot,
     Comma,

@@ -75,6 +75,45 @@ fn config_file_mode_reads_operators_numbers_and_identifiers() {
     );
 }
 
+/// Two colons in a row are one token, the namespace separator of
+/// hashicorp/hcl v2.20.0 and later, in config file and template mode alike;
+/// a colon alone stays a colon, and in literal text `::` is text.
+/// SPEC-GAP(spec-notes/gaps/expr-namespaced-function-calls.md)
+#[test]
+fn two_colons_are_one_token_in_expressions_only() {
+    assert_eq!(
+        config("core::upper a:b : : :::"),
+        vec![
+            (Identifier, "core"),
+            (DoubleColon, "::"),
+            (Identifier, "upper"),
+            (Identifier, "a"),
+            (Colon, ":"),
+            (Identifier, "b"),
+            (Colon, ":"),
+            (Colon, ":"),
+            (DoubleColon, "::"),
+            (Colon, ":"),
+        ]
+    );
+    assert_eq!(
+        template("a::b${x::y}\"::\""),
+        vec![
+            (Text, "a::b"),
+            (InterpolationStart { strip: false }, "${"),
+            (Identifier, "x"),
+            (DoubleColon, "::"),
+            (Identifier, "y"),
+            (CloseBrace, "}"),
+            (Text, "\"::\""),
+        ]
+    );
+    assert_eq!(
+        config("\"a::b\""),
+        vec![(OpenQuote, "\""), (Text, "a::b"), (CloseQuote, "\"")]
+    );
+}
+
 #[test]
 fn comments_are_newlines_or_whitespace() {
     assert_eq!(

@@ -28,14 +28,17 @@ use crate::native::ast::node::{
 use crate::native::lexer::decode_escape;
 use crate::source::Span;
 use crate::value::Value;
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::marker::PhantomData;
 
 /// The builder of one tree.
 pub(crate) struct TreeBuilder<'s> {
     arena: Arena,
-    /// The names read so far, one copy of each.
-    names: HashMap<&'s str, Name, NameHasher>,
+    /// The names read so far, one copy of each: most are text of the
+    /// source, a namespaced function name made of several identifiers is
+    /// not.
+    names: HashMap<Cow<'s, str>, Name, NameHasher>,
     /// The scratch stacks of the lists being read.
     expressions: Vec<node::Expression>,
     object_items: Vec<node::ObjectItem>,
@@ -182,7 +185,23 @@ impl<'s> TreeBuilder<'s> {
         }
         let name = Name(self.arena.names.len() as u32);
         self.arena.names.push(text.into());
-        self.names.insert(text, name);
+        self.names.insert(Cow::Borrowed(text), name);
+        name
+    }
+
+    /// The name of identifiers joined by `::` (`core::upper`, however
+    /// spaced in the source), shared with its other occurrences.
+    pub(crate) fn joined_name(&mut self, parts: &[&'s str], separator: &str) -> Name {
+        if let [one] = parts {
+            return self.name(one);
+        }
+        let text = parts.join(separator);
+        if let Some(name) = self.names.get(text.as_str()) {
+            return *name;
+        }
+        let name = Name(self.arena.names.len() as u32);
+        self.arena.names.push(text.as_str().into());
+        self.names.insert(Cow::Owned(text), name);
         name
     }
 

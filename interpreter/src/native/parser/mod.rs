@@ -27,6 +27,8 @@ mod expression;
 mod structure;
 mod template;
 mod term;
+#[cfg(test)]
+mod tests;
 
 use super::ast::node;
 use super::lexer::{Invalid, Lexer, StartMode, Token, TokenKind};

@@ -14,12 +14,14 @@
 use super::expression::parse_expression;
 use super::template::parse_template_expression;
 use super::{parse_comma_separated, Delimited, Parser};
+use crate::functions::NAMESPACE_SEPARATOR;
 use crate::native::ast::node::{
-    Expression, ForExpr, FunctionCall, Identifier, Object, ObjectItem, ObjectKey, Tuple,
+    Expression, ForExpr, FunctionCall, Identifier, Name, Object, ObjectItem, ObjectKey, Tuple,
 };
 use crate::native::lexer::{Token, TokenKind};
 use crate::native::Problem;
 use crate::number::Number;
+use crate::source::Span;
 use crate::types::Type;
 use crate::value::Value;
 
@@ -115,19 +117,21 @@ fn parse_number(p: &mut Parser) -> Result<Expression, Problem> {
 /// ```ebnf
 /// LiteralValue = ( NumericLit | "true" | "false" | "null" );
 /// VariableExpr = Identifier;
-/// FunctionCall = Identifier "(" arguments ")";
+/// FunctionCall = Identifier ("::" Identifier)* "(" arguments ")";
 /// ```
 ///
 /// - "The `true` and `false` keywords represent values of type _bool_."
 /// - "The `null` keyword represents a null value of the dynamic
 ///   pseudo-type."
 ///   SPEC-GAP(spec-notes/gaps/expr-null-literal-type.md)
+/// - An identifier followed by `(` or by `::` starts a function call
+///   ([`parse_function_call`]).
 ///
 /// Spec: hclsyntax-spec.md § Literal Values,
 /// § Variables and Variable Expressions, § Functions and Function Calls
 fn parse_identifier_term(p: &mut Parser) -> Result<Expression, Problem> {
     let token = p.next();
-    if p.peek().kind == TokenKind::OpenParen {
+    if matches!(p.peek().kind, TokenKind::OpenParen | TokenKind::DoubleColon) {
         return parse_function_call(p, token);
     }
     let name = p.text(token);
@@ -156,7 +160,7 @@ fn parse_parenthesized(p: &mut Parser) -> Result<Expression, Problem> {
     Ok(p.tree.expression(expression, open.span.to(close.span)))
 }
 
-/// Parses a function call, the name already read.
+/// Parses a function call, its first identifier already read.
 ///
 /// ```ebnf
 /// FunctionCall = Identifier "(" arguments ")";
@@ -171,16 +175,26 @@ fn parse_parenthesized(p: &mut Parser) -> Result<Expression, Problem> {
 /// A call may have no arguments; a final `,` or `...` is allowed, not
 /// both. SPEC-GAP(spec-notes/gaps/expr-function-call-grammar.md)
 ///
+/// The name may be namespaced ([`parse_function_name`]), as hashicorp/hcl
+/// v2.20.1 and later read it; a name not followed by `(` is then an error
+/// ("Missing open parenthesis", at the token found instead).
+/// SPEC-GAP(spec-notes/gaps/expr-namespaced-function-calls.md)
+///
 /// Spec: hclsyntax-spec.md § Functions and Function Calls
-fn parse_function_call(p: &mut Parser, name: Token) -> Result<Expression, Problem> {
-    let open = p.next();
+fn parse_function_call(p: &mut Parser, first: Token) -> Result<Expression, Problem> {
+    let (name, name_span) = parse_function_name(p, first)?;
+    let open = p.expect(
+        TokenKind::OpenParen,
+        "Missing open parenthesis",
+        "A function name must be followed by an opening parenthesis, which begins the function call's arguments.",
+    )?;
     let saved = p.skip_newlines();
     let (arguments, close, expand_final) = parse_comma_separated(
         p,
         &Delimited {
             close: TokenKind::CloseParen,
             unterminated: (
-                name.span.to(open.span),
+                name_span.to(open.span),
                 "Unterminated function call",
                 "There is no closing parenthesis for this function call before the end of the input.",
             ),
@@ -198,14 +212,50 @@ fn parse_function_call(p: &mut Parser, name: Token) -> Result<Expression, Proble
     )?;
     p.restore_newlines(saved);
     let call = FunctionCall {
-        name: p.name(name),
-        name_span: name.span,
+        name,
+        name_span,
         arguments,
         expand_final,
-        open_span: name.span.to(open.span),
+        open_span: name_span.to(open.span),
         close_paren_span: close.span,
     };
-    Ok(p.tree.expression(call, name.span.to(close.span)))
+    Ok(p.tree.expression(call, name_span.to(close.span)))
+}
+
+/// Parses the name of a function call, its first identifier already read:
+/// the identifier alone, or namespaced, its namespaces and the function's
+/// name separated by `::`:
+///
+/// ```ebnf
+/// FunctionName = Identifier ("::" Identifier)*;
+/// ```
+///
+/// hclsyntax-spec.md, written for hashicorp/hcl v2.14.1, has no namespaced
+/// names; this is the grammar of hashicorp/hcl v2.20.1 and later
+/// (`provider::aws::arn_parse`, `core::upper`). The name is the identifiers
+/// joined by `::`, whatever whitespace (and, where newlines are skipped,
+/// newlines) lies between the tokens; a `::` not followed by an identifier
+/// is an error ("Missing function name", at the token found instead).
+/// SPEC-GAP(spec-notes/gaps/expr-namespaced-function-calls.md)
+///
+/// Returns the name and its span, from the first identifier to the last.
+fn parse_function_name(p: &mut Parser, first: Token) -> Result<(Name, Span), Problem> {
+    if p.peek().kind != TokenKind::DoubleColon {
+        return Ok((p.name(first), first.span));
+    }
+    let mut parts = vec![p.text(first)];
+    let mut last = first;
+    while p.peek().kind == TokenKind::DoubleColon {
+        p.next();
+        last = p.expect(
+            TokenKind::Identifier,
+            "Missing function name",
+            "The namespace separator \"::\" must be followed by the name of a namespace or a function.",
+        )?;
+        parts.push(p.text(last));
+    }
+    let name = p.tree.joined_name(&parts, NAMESPACE_SEPARATOR);
+    Ok((name, first.span.to(last.span)))
 }
 
 /// Parses a tuple constructor or a tuple `for` expression, newlines
