@@ -13,7 +13,6 @@ use crate::convert::convert;
 use crate::native::ast::Splat;
 use crate::native::Problem;
 use crate::types::Type;
-use crate::unify::unify;
 use crate::value::Value;
 use std::borrow::Cow;
 
@@ -97,37 +96,50 @@ pub(super) fn eval_splat<'a>(splat: Splat<'a>, scope: &Scope<'a>) -> Evaluated<'
 }
 
 /// A list of the traversal's results over a list or set whose elements
-/// have type `element`: of their common type, unified if they differ; the
-/// type of an empty list is the one the traversal gives `element`.
+/// have type `element`; the type of an empty list is the one the traversal
+/// gives `element`.
+///
+/// The results share one type, except where a nested splat wraps values
+/// that are not sequences: it gives a null the empty tuple, any other
+/// value a one-element tuple, and an unknown value the dynamic value. A
+/// list holds one element type, and the spec, which calls a splat
+/// "approximately equivalent" to a `for` expression, does not say what
+/// such a list would be, so results of different types are an error, as
+/// hashicorp/hcl reports them; results of the dynamic pseudo-type (a null
+/// or the unknown value) take the others' type. SPEC-GAP(spec-notes/gaps/expr-splat-nested-element-types.md)
 fn list_of<'a>(
     splat: &Splat<'a>,
     scope: &Scope<'a>,
     element: &Type,
     results: Vec<Value>,
 ) -> Result<Value, Problem> {
-    let Some(first) = results.first() else {
+    if results.is_empty() {
         return Ok(Value::List(each_type(splat, scope, element)?, Vec::new()));
-    };
-    let first = first.ty();
-    let types: Vec<Type> = results.iter().map(Value::ty).collect();
-    if types.iter().all(|ty| *ty == first) {
-        return Ok(Value::List(first, results));
     }
-    let mismatch = |why: String| {
-        Problem::new(
-            splat.span,
-            "Inconsistent splat result types",
-            format!("The results of this splat expression do not share a type: {why}."),
-        )
+    let types: Vec<Type> = results.iter().map(Value::ty).collect();
+    let mut known = types.iter().filter(|ty| **ty != Type::Dynamic);
+    let Some(shared) = known.next().cloned() else {
+        return Ok(Value::List(Type::Dynamic, results));
     };
-    let unified = unify(&types).map_err(|d| mismatch(d.summary))?;
+    if let Some(other) = known.find(|ty| **ty != shared) {
+        return Err(Problem::new(
+            splat.marker_span.to(splat.span),
+            "Inconsistent splat result types",
+            format!(
+                "The splat gives its elements values of different types ({} and {}), and a list holds values of one type; a for expression, whose result is a tuple, can hold both.",
+                shared, other
+            ),
+        ));
+    }
+    if types.iter().all(|ty| *ty == shared) {
+        return Ok(Value::List(shared, results));
+    }
     let mut converted = Vec::with_capacity(results.len());
     for result in &results {
-        converted.push(
-            convert(result, &unified)
-                .map_err(|d| mismatch(d.summary))?
-                .value,
-        );
+        // A null or the unknown value: it converts to every type.
+        let v = convert(result, &shared)
+            .map_err(|d| Problem::new(splat.span, "Inconsistent splat result types", d.summary))?;
+        converted.push(v.value);
     }
-    Ok(Value::List(unified, converted))
+    Ok(Value::List(shared, converted))
 }

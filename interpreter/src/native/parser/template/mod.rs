@@ -7,9 +7,10 @@
 //! 1. its tokens become a flat list of [`Item`]s: literals (adjacent text
 //!    and escapes merged), interpolations, and directive markers (`if`,
 //!    `else`, `endif`, `for`, `endfor`), each with its strip markers;
-//! 2. for a `<<-` heredoc, the flush rule trims the line-leading literals
+//! 2. strip markers trim the literals next to them ([`apply_strip_markers`]);
+//! 3. for a `<<-` heredoc, the flush rule trims the literals that begin a
+//!    line once the strip markers have removed their spaces and newlines
 //!    ([`flush_heredoc`]);
-//! 3. strip markers trim the literals next to them ([`apply_strip_markers`]);
 //! 4. directive markers are matched into nested `if` and `for` directives,
 //!    with an explicit stack ([`build_template`]).
 //!
@@ -74,10 +75,10 @@ pub(super) fn parse_template_expression(p: &mut Parser) -> Result<Template, Prob
     };
     let (items, close) = collect_items(p, end)?;
     let (list, text) = p.tree.template_items_with_text(&items.list);
+    apply_strip_markers(list, text);
     if flush {
         flush_heredoc(list, text, &mut p.flush_text);
     }
-    apply_strip_markers(list, text);
     build_template(p, items, open.span.to(close.span), close.span)
 }
 
