@@ -32,23 +32,46 @@ pub(crate) fn convert_primitive(v: &Value, to: &Type) -> Result<Value, Failure> 
 /// No exponent portion is allowed. [...] It is an error to convert a string
 /// that does not comply with the expected syntax to type number."
 ///
-/// The syntax is `[-+]?[0-9]+(\.[0-9]+)?`; the two spellings that the number
-/// to string conversion gives the infinities convert back. The mapping
-/// writes no sign, so whether a `+` is read is not decided: it is, as
-/// hashicorp/hcl reads it.
+/// The syntax is `[-+]?([0-9]+(\.[0-9]*)?|\.[0-9]+)`, and `Inf` or `inf`
+/// with an optional sign for the infinities. The exponent is excluded by
+/// the sentence; the rest is not decided (the mapping writes no sign, and
+/// never writes `007` or `1.50` either, so reversing it does not say
+/// whether `+1`, `.5` or `5.` are read, nor how an infinity is spelled), so
+/// these strings are read as hashicorp/hcl reads them.
 /// SPEC-GAP(spec-notes/gaps/number-string-syntax.md)
 fn string_to_number(s: &str) -> Result<Number, Failure> {
-    match s {
-        "+Inf" => Ok(Number::PositiveInfinity),
-        "-Inf" => Ok(Number::NegativeInfinity),
-        _ => {
-            let unsigned = s
-                .strip_prefix('+')
-                .filter(|rest| rest.starts_with(|c: char| c.is_ascii_digit()));
-            Number::parse_decimal(unsigned.unwrap_or(s), false)
-                .map_err(|e| Failure::new(format!("the string {s:?} is not a number: {e}")))
-        }
+    let not_a_number =
+        |detail: String| Failure::new(format!("the string {s:?} is not a number: {detail}"));
+    let (negative, unsigned) = match s.as_bytes().first() {
+        Some(b'-') => (true, &s[1..]),
+        Some(b'+') => (false, &s[1..]),
+        _ => (false, s),
+    };
+    if unsigned == "Inf" || unsigned == "inf" {
+        return Ok(if negative {
+            Number::NegativeInfinity
+        } else {
+            Number::PositiveInfinity
+        });
     }
+    // The digits before and after the period, either part possibly empty
+    // but not both.
+    let (integer, fraction) = unsigned.split_once('.').unwrap_or((unsigned, ""));
+    let all_digits = |part: &str| part.bytes().all(|b| b.is_ascii_digit());
+    if (integer.is_empty() && fraction.is_empty()) || !all_digits(integer) || !all_digits(fraction)
+    {
+        return Err(not_a_number(
+            "a number is digits, with at most one period among them".into(),
+        ));
+    }
+    let integer = if integer.is_empty() { "0" } else { integer };
+    let sign = if negative { "-" } else { "" };
+    let decimal = if fraction.is_empty() {
+        format!("{sign}{integer}")
+    } else {
+        format!("{sign}{integer}.{fraction}")
+    };
+    Number::parse_decimal(&decimal, false).map_err(|e| not_a_number(e.to_string()))
 }
 
 /// "The bool value true corresponds to the string containing the characters

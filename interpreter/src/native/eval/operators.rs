@@ -62,9 +62,14 @@ fn operation(operator: BinaryOperator) -> (Operation, Option<Type>) {
     }
 }
 
-/// Evaluates a binary operation. Both operands are always evaluated (the
-/// spec defines no short-circuit: "If either operand of a logic operator is
-/// an unknown bool value [...] the result is an unknown bool value").
+/// Evaluates a binary operation. Both operands are always evaluated, and an
+/// error in either is reported, even where the other operand of `&&` or
+/// `||` decides the result: no sentence says whether such an operand is
+/// evaluated, and this is what hashicorp/hcl v2.14.1 does (v2.24.0 and
+/// later give the deciding operand's result instead; the suite accepts
+/// both). An unknown operand makes the result unknown whatever the other
+/// one is, as the spec decides: "If either operand of a logic operator is
+/// an unknown bool value [...] the result is an unknown bool value".
 /// SPEC-GAP(spec-notes/gaps/ops-logic-evaluates-both-operands.md)
 ///
 /// An operand that the operator cannot convert is reported at that operand;

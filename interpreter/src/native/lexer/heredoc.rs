@@ -49,7 +49,7 @@ pub(super) fn header(lexer: &mut Lexer) -> Token {
         (Some(identifier), Some(newline)) => {
             lexer.pos = identifier.end as usize + newline;
             let token = lexer.emit(TokenKind::HeredocOpen { flush }, start);
-            lexer.push(Mode::Heredoc { identifier, flush });
+            lexer.push(Mode::Heredoc { identifier });
             token
         }
         _ => {
@@ -62,29 +62,29 @@ pub(super) fn header(lexer: &mut Lexer) -> Token {
 /// Emits the next token of heredoc mode.
 ///
 /// At the start of each line the closing marker is looked for: the cached
-/// identifier followed by a newline, with nothing else on the line except,
-/// for a `<<-` heredoc, space characters before it. "The template
-/// expression ends when the given identifier subsequently appears again on
-/// a line of its own"; "[for `<<-`] The final closing marker may also have
-/// an arbitrary number of spaces preceding it on its line." So a `<<`
-/// marker must start its line, and an identifier followed by anything but a
-/// newline (trailing spaces, the end of the source) is content; the spaces
-/// before a `<<-` marker are those of the flush rule (Unicode White_Space,
-/// tabs included). hashicorp/hcl also accepts leading whitespace for `<<`
-/// and trailing whitespace for both.
+/// identifier followed by a newline, with nothing else on the line but
+/// space characters before and after it, for `<<` as for `<<-`. "The
+/// template expression ends when the given identifier subsequently appears
+/// again on a line of its own"; "[for `<<-`] The final closing marker may
+/// also have an arbitrary number of spaces preceding it on its line." No
+/// sentence says whether a `<<` marker may be indented or followed by
+/// spaces, so the lexer follows hashicorp/hcl, which ignores the white
+/// space around a candidate line for both forms. The spaces are those of
+/// the flush rule (Unicode White_Space but the newline's line feed and
+/// carriage return, tabs included).
 /// SPEC-GAP(spec-notes/gaps/template-heredoc-closing-marker.md)
 /// SPEC-GAP(spec-notes/gaps/lexical-heredoc-terminator.md)
 ///
 /// The newline after the marker is left to the enclosing mode, where it
 /// ends the attribute as any newline does.
 #[inline(never)]
-pub(super) fn step(lexer: &mut Lexer, identifier: Span, flush: bool) -> Token {
+pub(super) fn step(lexer: &mut Lexer, identifier: Span) -> Token {
     let pos = lexer.pos;
     if pos >= lexer.bytes.len() {
         return lexer.emit(TokenKind::Eof, pos);
     }
     if pos > 0 && lexer.bytes[pos - 1] == b'\n' {
-        if let Some(close) = closing_marker(lexer, identifier, flush) {
+        if let Some(close) = closing_marker(lexer, identifier) {
             return close;
         }
     }
@@ -92,24 +92,17 @@ pub(super) fn step(lexer: &mut Lexer, identifier: Span, flush: bool) -> Token {
 }
 
 /// Emits the closing marker if the current line is one, and pops heredoc
-/// mode.
-fn closing_marker(lexer: &mut Lexer, identifier: Span, flush: bool) -> Option<Token> {
+/// mode. The token spans the marker and the spaces around it, not the
+/// newline.
+fn closing_marker(lexer: &mut Lexer, identifier: Span) -> Option<Token> {
     let start = lexer.pos;
     let name = lexer.bytes.get(identifier.range())?;
-    let mut at = start;
-    if flush {
-        at += lexer
-            .source
-            .get(at..)?
-            .chars()
-            .take_while(|&c| is_indentation(c))
-            .map(char::len_utf8)
-            .sum::<usize>();
-    }
+    let at = start + spaces_len(lexer.source.get(start..)?);
     if !lexer.bytes[at..].starts_with(name) {
         return None;
     }
-    lexer.pos = at + name.len();
+    let after = at + name.len();
+    lexer.pos = after + spaces_len(lexer.source.get(after..)?);
     if lexer.newline_len().is_none() {
         lexer.pos = start;
         return None;
@@ -117,6 +110,15 @@ fn closing_marker(lexer: &mut Lexer, identifier: Span, flush: bool) -> Option<To
     let token = lexer.emit(TokenKind::HeredocClose, start);
     lexer.pop();
     Some(token)
+}
+
+/// The length in bytes of the run of space characters that `text` starts
+/// with.
+fn spaces_len(text: &str) -> usize {
+    text.chars()
+        .take_while(|&c| is_indentation(c))
+        .map(char::len_utf8)
+        .sum()
 }
 
 /// A space character of a heredoc's indentation: Unicode White_Space,

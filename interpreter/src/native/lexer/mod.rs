@@ -108,7 +108,7 @@ pub enum TokenKind {
     Escape,
     /// The `"` that ends a quoted template.
     CloseQuote,
-    /// The closing identifier of a heredoc (with its leading spaces).
+    /// The closing identifier of a heredoc (with the spaces around it).
     HeredocClose,
 
     /// A sequence no mode accepts, with the reason.
@@ -201,7 +201,6 @@ enum Mode {
     /// Heredoc mode, "given the cached identifier".
     Heredoc {
         identifier: Span,
-        flush: bool,
     },
 }
 
@@ -262,7 +261,7 @@ impl<'s> Lexer<'s> {
             Mode::Template => config_file::step(self, true),
             Mode::TemplateFile => template_file::step(self),
             Mode::QuotedTemplate => quoted_template::step(self),
-            Mode::Heredoc { identifier, flush } => heredoc::step(self, identifier, flush),
+            Mode::Heredoc { identifier } => heredoc::step(self, identifier),
         }
     }
 

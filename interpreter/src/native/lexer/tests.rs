@@ -238,7 +238,7 @@ fn quoted_template_mode_reads_escapes_and_rejects_newlines() {
 #[test]
 fn heredoc_header_pushes_heredoc_mode_until_the_closing_line() {
     assert_eq!(
-        config("x = <<EOT\na ${b}\nEOTX\n EOT\nEOT\ny"),
+        config("x = <<EOT\na ${b}\nEOTX\nEOT EOT\nEOT\ny"),
         vec![
             (Identifier, "x"),
             (Assign, "="),
@@ -249,10 +249,27 @@ fn heredoc_header_pushes_heredoc_mode_until_the_closing_line() {
             (CloseBrace, "}"),
             (Text, "\n"),
             (Text, "EOTX\n"),
-            (Text, " EOT\n"),
+            (Text, "EOT EOT\n"),
             (HeredocClose, "EOT"),
             (Newline, "\n"),
             (Identifier, "y"),
+        ]
+    );
+    // Spaces around the closing identifier, tabs too, are part of the
+    // closing line for `<<` as for `<<-`; a carriage return is not one.
+    assert_eq!(
+        config("<<EOT\n \tEOT \u{3000}\n"),
+        vec![
+            (HeredocOpen { flush: false }, "<<EOT\n"),
+            (HeredocClose, " \tEOT \u{3000}"),
+            (Newline, "\n"),
+        ]
+    );
+    assert_eq!(
+        config("<<EOT\nEOT\r\r\n"),
+        vec![
+            (HeredocOpen { flush: false }, "<<EOT\n"),
+            (Text, "EOT\r\r\n")
         ]
     );
     // `<<-` allows indentation before the closing identifier, tabs too.

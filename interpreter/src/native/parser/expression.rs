@@ -171,9 +171,9 @@ fn parse_unary(p: &mut Parser) -> Result<Expression, Problem> {
 /// A splat takes the attribute accesses (and, for the full splat, the
 /// indexes) that follow it as the traversal applied to each element;
 /// anything after that applies to the splat's result. So `a.*.b[0]` is
-/// `(a.*.b)[0]`, and `a.*.b.0` is `(a.*.b).0`: the legacy index "must still
-/// be interpreted as an index operation rather than attribute access".
-/// A splat after a splat is [`parse_splat`]'s question.
+/// `(a.*.b)[0]`. Which steps belong to a splat's traversal beyond these
+/// (the legacy index `.0` after `.*`, another splat) is
+/// [`parse_splat`]'s question.
 /// SPEC-GAP(spec-notes/gaps/expr-splat-traversal-extent.md)
 ///
 /// Spec: hclsyntax-spec.md § Expression Terms, § Splat Operators
@@ -219,13 +219,19 @@ fn parse_traversal_step(p: &mut Parser, operand: Expression) -> Result<Expressio
 /// Parses a splat operator and the traversal it applies to each element.
 ///
 /// The grammar ends a splat's traversal at the first operation its
-/// production does not list, another splat included, but "The grammar
-/// notation does not fully describe the language", and no prose says what
-/// a splat inside a splat means. Here the parser reads it as hashicorp/hcl
-/// does: inside a full splat's traversal, another splat (`[*]` or `.*`) is
-/// part of the traversal, a nested splat over each element
-/// (`a[*].b[*].c` reads `c` of every element of every `b`); directly
-/// inside an attribute-only splat's traversal, `.*` is a parse error.
+/// production does not list, another splat and, for `.*`, the legacy index
+/// included, but "The grammar notation does not fully describe the
+/// language", and no prose sentence says where the traversal ends. Here
+/// the parser reads it as hashicorp/hcl does:
+/// - the legacy index `.0` is part of either splat's traversal, so the
+///   HIL idiom `a.*.b.0.c` reads `c` of the first `b` of every element
+///   (`[for v in a: v.b[0].c]`), while `a.*.b[0]` indexes the result;
+/// - inside a full splat's traversal, another splat (`[*]` or `.*`) is
+///   part of the traversal, a nested splat over each element
+///   (`a[*].b[*].c` reads `c` of every element of every `b`);
+/// - directly inside an attribute-only splat's traversal, `.*` is a parse
+///   error.
+///
 /// SPEC-GAP(spec-notes/gaps/expr-splat-traversal-extent.md)
 ///
 /// Spec: hclsyntax-spec.md § Splat Operators
@@ -260,7 +266,7 @@ fn parse_splat(p: &mut Parser, source: Expression, kind: SplatKind) -> Result<Ex
         };
         let continues = match (token.kind, second.kind) {
             (TokenKind::Dot, TokenKind::Identifier) => true,
-            (TokenKind::Dot, TokenKind::NumberLit) => kind == SplatKind::Full,
+            (TokenKind::Dot, TokenKind::NumberLit) => true,
             (TokenKind::Dot, TokenKind::Star) if kind == SplatKind::AttributeOnly => {
                 return Err(Problem::new(
                     second.span,
@@ -339,8 +345,10 @@ fn parse_index(p: &mut Parser, collection: Expression) -> Result<Expression, Pro
 /// "The legacy syntax does not support chaining of index operations, like
 /// `foo.0.0.bar`, because the interpretation of `0.0` as a number literal
 /// token takes priority and thus renders the resulting sequence invalid."
-/// A literal with a fraction or an exponent is no `digit+`, so it is an
-/// error too (hashicorp/hcl reads `.1e1` as index 10).
+/// So a number literal with a fraction is an error. No sentence says what
+/// a literal with an exponent gives (`digit` is not defined, and the
+/// grammar "does not fully describe the language"), so it is read as
+/// hashicorp/hcl reads it: the index its value names (`.1e1` is `[10]`).
 /// SPEC-GAP(spec-notes/gaps/expr-legacy-index-digits.md)
 ///
 /// Spec: hclsyntax-spec.md § Attribute Access Operator, § Index Operator
@@ -365,14 +373,14 @@ fn parse_dot(p: &mut Parser, operand: Expression) -> Result<Expression, Problem>
         TokenKind::NumberLit => {
             p.next();
             let digits = p.text(token);
-            if !digits.bytes().all(|b| b.is_ascii_digit()) {
+            if digits.contains('.') {
                 return Err(Problem::new(
                     token.span,
                     "Invalid legacy index syntax",
-                    "A legacy index (\".0\") is a sequence of digits; chaining two of them is not permitted. Use the index syntax instead, like [0][1].",
+                    "Chaining two legacy indexes (\".0.1\") is not permitted: the digits read as one number. Use the index syntax instead, like [0][1].",
                 ));
             }
-            let value = Number::parse_decimal(digits, false)
+            let value = Number::parse_decimal(digits, true)
                 .map_err(|e| Problem::new(token.span, "Invalid number literal", e.to_string()))?;
             let operator_span = dot.span.to(token.span);
             let span = operand.span().to(token.span);

@@ -154,7 +154,7 @@ fn collect_items(p: &mut Parser, end: End) -> Result<(Items, Token), Problem> {
                 let (summary, detail) = match end {
                     End::Heredoc => (
                         "Unterminated heredoc",
-                        "There is no line holding only the heredoc's closing identifier before the end of the input.",
+                        "There is no line holding only the heredoc's closing identifier (and spaces) before the end of the input.",
                     ),
                     _ => (
                         "Unterminated template string",
