@@ -62,14 +62,18 @@ fn operation(operator: BinaryOperator) -> (Operation, Option<Type>) {
     }
 }
 
-/// Evaluates a binary operation. Both operands are always evaluated, and an
-/// error in either is reported, even where the other operand of `&&` or
-/// `||` decides the result: no sentence says whether such an operand is
-/// evaluated, and this is what hashicorp/hcl v2.14.1 does (v2.24.0 and
-/// later give the deciding operand's result instead; the suite accepts
-/// both). An unknown operand makes the result unknown whatever the other
-/// one is, as the spec decides: "If either operand of a logic operator is
-/// an unknown bool value [...] the result is an unknown bool value".
+/// Evaluates a binary operation. Both operands are always evaluated. An
+/// unknown operand makes the result unknown whatever the other one is, as
+/// the spec decides: "If either operand of a logic operator is an unknown
+/// bool value [...] the result is an unknown bool value".
+///
+/// Whether `&&` and `||` report an error in an operand that cannot change
+/// the result (`false && x.enabled` with `x` null) is not decided: the
+/// reference follows hashicorp/hcl v2.24.0 and later, where an operand that
+/// fails, or is null, is passed over when the other one is a known bool
+/// that decides the result (`false` for `&&`, `true` for `||`), so the
+/// guard `x != null && x.enabled` works as Terraform users write it.
+/// hashicorp/hcl v2.14.1 reports the error; the suite accepts both.
 /// SPEC-GAP(spec-notes/gaps/ops-logic-evaluates-both-operands.md)
 ///
 /// An operand that the operator cannot convert is reported at that operand;
@@ -78,8 +82,11 @@ fn operation(operator: BinaryOperator) -> (Operation, Option<Type>) {
 ///
 /// Spec: hclsyntax-spec.md § Operations
 pub(super) fn eval_binary<'a>(binary: BinaryOperation<'a>, scope: &Scope<'a>) -> Evaluated<'a> {
-    let left = eval(binary.left, scope)?;
-    let right = eval(binary.right, scope)?;
+    let (left, right) = (eval(binary.left, scope), eval(binary.right, scope));
+    if let Some(result) = decided_logic(binary.operator, &left, &right) {
+        return Ok(Cow::Owned(Value::Bool(result)));
+    }
+    let (left, right) = (left?, right?);
     let (operator, operand_type) = operation(binary.operator);
     let operands = [&*left, &*right];
     apply_to(operator, &operands).map(Cow::Owned).map_err(|d| {
@@ -96,6 +103,28 @@ pub(super) fn eval_binary<'a>(binary: BinaryOperation<'a>, scope: &Scope<'a>) ->
         };
         Problem::new(span, "Invalid operand", d.summary)
     })
+}
+
+/// The result of `&&` or `||` when one operand is a known bool that decides
+/// it and the other failed or is null (see [`eval_binary`]); `None`
+/// otherwise, and for every other operator.
+fn decided_logic(
+    operator: BinaryOperator,
+    left: &Evaluated<'_>,
+    right: &Evaluated<'_>,
+) -> Option<bool> {
+    let decider = match operator {
+        BinaryOperator::And => false,
+        BinaryOperator::Or => true,
+        _ => return None,
+    };
+    let decides = |operand: &Evaluated<'_>| {
+        let known = |v: &Value| convert(v, &Type::Bool).map(|c| c.value);
+        matches!(operand, Ok(v) if known(v) == Ok(Value::Bool(decider)))
+    };
+    let passed_over = |operand: &Evaluated<'_>| operand.as_ref().map_or(true, |v| v.is_null());
+    let decided = (decides(left) && passed_over(right)) || (decides(right) && passed_over(left));
+    decided.then_some(decider)
 }
 
 /// Reads a predicate: `Some(bool)`, or `None` when it is unknown.
