@@ -79,10 +79,18 @@ impl Case {
             .find_map(|name| self.profiles.get(name).map(|p| (name, p)))
     }
 
-    /// Whether `profile` expects something else than the spec does.
+    /// Whether `profile` expects something the spec's expectation does not
+    /// accept: a recorded result that is neither the spec's expectation nor
+    /// one of the options of its `one-of` (an implementation that gives
+    /// such a result fails the spec's expectation).
     pub fn differs_under(&self, profile: &str) -> bool {
-        self.recorded_for(profile)
-            .is_some_and(|(_, p)| p.expect != self.expect)
+        self.recorded_for(profile).is_some_and(|(_, p)| {
+            let accepted = match &self.expect {
+                Expectation::OneOf(options) => options.contains(&p.expect),
+                spec => *spec == p.expect,
+            };
+            !accepted
+        })
     }
 
     /// `suite/FILE.yaml:LINE`, for messages.
@@ -170,4 +178,55 @@ impl Expectation {
 /// root: `suite/...`, `spec-notes/...`.
 pub fn embedded_paths() -> impl Iterator<Item = &'static str> {
     embedded::FILES.iter().map(|(path, _)| *path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kinds::{self, Input};
+    use hcl_interpreter::Phase;
+
+    fn error(phase: Phase) -> Expectation {
+        Expectation::Error { phase, range: None }
+    }
+
+    /// A case expecting `expect`, recording `recorded` for hcl-v2.14.
+    fn case(expect: Expectation, recorded: Expectation) -> Case {
+        let note = "spec-notes/gaps/x.md".to_string();
+        Case {
+            id: "t::c".into(),
+            name: "c".into(),
+            description: None,
+            covers: Vec::new(),
+            input: Input::Expr(kinds::Expr {
+                expr: "1".into(),
+                variables: BTreeMap::new(),
+                extensions: Vec::new(),
+            }),
+            expect,
+            implementation_defined: None,
+            profiles: [("hcl-v2.14".to_string(), ProfileExpectation { expect: recorded, note })].into(),
+            area: "expressions",
+            line: 1,
+        }
+    }
+
+    #[test]
+    fn a_profile_follows_the_nearest_profile_that_records_a_result() {
+        let c = case(error(Phase::Parse), error(Phase::Eval));
+        assert_eq!(c.expectation_for("hcl-v2.14"), &error(Phase::Eval));
+        assert_eq!(c.expectation_for("hcl-v2.25"), &error(Phase::Eval));
+        assert_eq!(c.recorded_for("hcl-v2.25").map(|(p, _)| p), Some("hcl-v2.14"));
+        assert_eq!(c.expectation_for("spec"), &error(Phase::Parse));
+        assert!(c.recorded_for("spec").is_none());
+    }
+
+    #[test]
+    fn a_recorded_result_the_spec_accepts_is_no_difference() {
+        let one_of = Expectation::OneOf(vec![error(Phase::Eval), Expectation::Result(true)]);
+        assert!(!case(one_of.clone(), error(Phase::Eval)).differs_under("hcl-v2.14"));
+        assert!(case(one_of, error(Phase::Parse)).differs_under("hcl-v2.25"));
+        assert!(case(error(Phase::Parse), error(Phase::Eval)).differs_under("hcl-v2.14"));
+        assert!(!case(error(Phase::Eval), error(Phase::Eval)).differs_under("hcl-v2.14"));
+    }
 }

@@ -260,14 +260,15 @@ impl Reader<'_> {
     /// the list of "permitted" forms does not say that others are errors,
     /// so the reference follows hashicorp/hcl. The optional mark itself is
     /// not kept: the information model has no optional attributes, and
-    /// hashicorp/hcl's `convert` also requires the attribute.
+    /// hashicorp/hcl's `convert` also requires the attribute. `T` is read at
+    /// the attribute's depth: `optional` is no level of type nesting.
     /// SPEC-GAP(spec-notes/gaps/typeexpr-optional-attributes.md)
     fn attribute_type(&mut self, value: &dyn StaticExpression, depth: usize) -> Option<Type> {
         if self.reading.mode == Mode::TypeConstraint {
             if let Some(call) = value.static_call() {
                 if call.name == "optional" {
                     return match &call.arguments[..] {
-                        [inner] => self.type_expression(&**inner, depth + 1),
+                        [inner] => self.type_expression(&**inner, depth),
                         _ => self.fail(
                             call.arguments_span,
                             "optional takes exactly one argument, the attribute's type; a default value is for the application to apply.",
