@@ -205,7 +205,14 @@ mod tests {
             }),
             expect,
             implementation_defined: None,
-            profiles: [("hcl-v2.14".to_string(), ProfileExpectation { expect: recorded, note })].into(),
+            profiles: [(
+                "hcl-v2.14".to_string(),
+                ProfileExpectation {
+                    expect: recorded,
+                    note,
+                },
+            )]
+            .into(),
             area: "expressions",
             line: 1,
         }
@@ -216,7 +223,10 @@ mod tests {
         let c = case(error(Phase::Parse), error(Phase::Eval));
         assert_eq!(c.expectation_for("hcl-v2.14"), &error(Phase::Eval));
         assert_eq!(c.expectation_for("hcl-v2.25"), &error(Phase::Eval));
-        assert_eq!(c.recorded_for("hcl-v2.25").map(|(p, _)| p), Some("hcl-v2.14"));
+        assert_eq!(
+            c.recorded_for("hcl-v2.25").map(|(p, _)| p),
+            Some("hcl-v2.14")
+        );
         assert_eq!(c.expectation_for("spec"), &error(Phase::Parse));
         assert!(c.recorded_for("spec").is_none());
     }
