@@ -4,6 +4,9 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
+mod notes;
+use notes::gap_notes;
+
 fn headings() -> BTreeSet<String> {
     let path = Path::new(concat!(
         env!("CARGO_MANIFEST_DIR"),
@@ -157,22 +160,6 @@ fn every_case_a_note_names_exists() {
         "notes name cases that do not exist:\n{}",
         missing.join("\n")
     );
-}
-
-/// The notes under spec-notes/gaps/, by path relative to the repository root
-/// (`spec-notes/gaps/numbers.md`, as a profile's `note:` names it), with
-/// their text.
-fn gap_notes(root: &Path) -> BTreeMap<String, String> {
-    walkdir::WalkDir::new(root.join("spec-notes/gaps"))
-        .into_iter()
-        .filter_map(Result::ok)
-        .filter(|e| e.path().extension().is_some_and(|x| x == "md"))
-        .map(|e| {
-            let relative = e.path().strip_prefix(root).unwrap_or(e.path());
-            let text = std::fs::read_to_string(e.path()).unwrap();
-            (relative.display().to_string(), text)
-        })
-        .collect()
 }
 
 /// The items of a note's `NAME:` line (`Cases:`, `Requirements:`), split at

@@ -82,11 +82,16 @@ fn operation(operator: BinaryOperator) -> (Operation, Option<Type>) {
 ///
 /// Spec: hclsyntax-spec.md § Operations
 pub(super) fn eval_binary<'a>(binary: BinaryOperation<'a>, scope: &Scope<'a>) -> Evaluated<'a> {
-    let (left, right) = (eval(binary.left, scope), eval(binary.right, scope));
-    if let Some(result) = decided_logic(binary.operator, &left, &right) {
-        return Ok(Cow::Owned(Value::Bool(result)));
-    }
-    let (left, right) = (left?, right?);
+    let (left, right) = match binary.operator {
+        BinaryOperator::And | BinaryOperator::Or => {
+            let (left, right) = (eval(binary.left, scope), eval(binary.right, scope));
+            if let Some(result) = decided_logic(binary.operator, &left, &right) {
+                return Ok(Cow::Owned(Value::Bool(result)));
+            }
+            (left?, right?)
+        }
+        _ => (eval(binary.left, scope)?, eval(binary.right, scope)?),
+    };
     let (operator, operand_type) = operation(binary.operator);
     let operands = [&*left, &*right];
     apply_to(operator, &operands).map(Cow::Owned).map_err(|d| {
@@ -123,7 +128,8 @@ fn decided_logic(
         matches!(operand, Ok(v) if known(v) == Ok(Value::Bool(decider)))
     };
     let passed_over = |operand: &Evaluated<'_>| operand.as_ref().map_or(true, |v| v.is_null());
-    let decided = (decides(left) && passed_over(right)) || (decides(right) && passed_over(left));
+    // The cheap test first: most operands are neither failed nor null.
+    let decided = (passed_over(right) && decides(left)) || (passed_over(left) && decides(right));
     decided.then_some(decider)
 }
 
