@@ -99,7 +99,9 @@ enum Command {
     /// the expected answer, the grading that applies and what the case needs
     /// (README.md § The suite as data; runner/schema/export-*.schema.json).
     /// Replaces an earlier export in DIR; refuses a folder holding anything
-    /// else.
+    /// else, and symbolic links. The new export is written beside DIR first
+    /// and takes its place only when complete: on any error the earlier
+    /// export is left whole.
     Export {
         /// Where the export goes
         #[arg(long, value_name = "DIR")]
