@@ -460,11 +460,11 @@ const MAX_FILE_NAME: usize = 255;
 /// A case whose document's file name (`NAME.json`) is longer than file
 /// systems take is an error naming its file and line, found before anything
 /// is written. It is not given a shorter, safe file name instead: the path
-/// `cases/FILE/NAME.json` is part of the export's format (the index lists
-/// it, and a harness may build it from the case's id, as README.md
-/// § The suite as data describes), and so is the id, which known-failure
-/// lists name; a 250-character case name is a mistake of the suite, to be
-/// fixed there.
+/// `cases/FILE/NAME.json` is part of the export's format (README.md § The
+/// suite as data and the index's schema give it so, and a harness may
+/// build it from the case's id rather than read the index), and the id,
+/// which known-failure lists name, cannot change either; a case name of
+/// some 250 characters is a mistake of the suite, to be fixed there.
 pub fn write_export(
     suite: &Suite,
     out: &Path,
