@@ -4,8 +4,9 @@
 //! it calls for, keeping the reasons already written.
 
 use crate::compare::first_line;
-use crate::suite::Suite;
+use crate::suite::{decode_text, Suite};
 use std::collections::{BTreeMap, BTreeSet};
+use std::io::Write;
 use std::path::Path;
 
 /// Cases that may fail without failing the run, each with where it is
@@ -56,30 +57,110 @@ impl FailureFile {
         file
     }
 
-    /// Reads the lists at `paths` that exist, in order (a later reason for
-    /// a case wins), with the header of the last.
-    pub fn read_all(paths: &[&Path]) -> FailureFile {
+    /// Reads the lists at `paths`, in order (a later reason for a case
+    /// wins), with the header of the last. A path where there is no file,
+    /// or something other than a regular file (a pipe, `/dev/stdout`),
+    /// holds no reasons to keep; a file that cannot be read, or whose text
+    /// is not UTF-8 with LF or CRLF line endings, is an error naming it,
+    /// its line and byte ([`read_list`]), never read as empty: the reasons
+    /// it holds would be lost when the list is written again.
+    pub fn read_all(paths: &[&Path]) -> Result<FailureFile, String> {
         let mut all = FailureFile::default();
         for path in paths {
-            let text = std::fs::read_to_string(path).unwrap_or_default();
-            let file = FailureFile::parse(&text);
+            let regular = std::fs::metadata(path).is_ok_and(|m| m.is_file());
+            let file = match regular {
+                true => FailureFile::parse(&read_list(path)?),
+                false => FailureFile::default(),
+            };
             all.header = file.header;
             all.entries.extend(file.entries);
         }
-        all
+        Ok(all)
     }
+}
+
+/// A known-failure list's text. A byte that is not UTF-8, or a carriage
+/// return that does not end a CRLF line, is an error at its line and byte
+/// (`crate::suite::decode_text`): read around (lossily, or as one long
+/// comment line), the list would lose its reasons, and a list written
+/// from it would drop them for good.
+pub fn read_list(path: &Path) -> Result<String, String> {
+    let bytes = std::fs::read(path).map_err(|e| {
+        format!(
+            "{}: cannot read the known-failure list: {e}",
+            path.display()
+        )
+    })?;
+    decode_text(path, bytes).map_err(|e| format!("{e}; nothing was read from the list"))
+}
+
+/// Writes `text` to the list at `path` whole or not at all: into a new
+/// file beside it, flushed to the disk, then renamed over it, so that a
+/// full disk or a crash leaves the old list as it was rather than cut
+/// short. A link is followed (the file it points to is replaced, the link
+/// kept), and the old file's permissions are kept. Where `path` is not a
+/// regular file (`/dev/stdout`, a pipe) the text is written to it directly.
+pub fn write_list(path: &Path, text: &str) -> Result<(), String> {
+    let failed = |e: std::io::Error| {
+        format!(
+            "cannot write the known-failure list {}: {e}",
+            path.display()
+        )
+    };
+    let existing = std::fs::metadata(path).ok();
+    if existing.as_ref().is_some_and(|m| !m.is_file()) {
+        return std::fs::write(path, text).map_err(failed);
+    }
+    let target = match existing {
+        Some(_) => std::fs::canonicalize(path).map_err(failed)?,
+        None => path.to_path_buf(),
+    };
+    let name = target.file_name().unwrap_or_default().to_string_lossy();
+    let folder = match target.parent() {
+        Some(folder) if !folder.as_os_str().is_empty() => folder,
+        _ => Path::new("."),
+    };
+    let mut temporary = None;
+    for n in 0..100 {
+        let candidate = folder.join(format!(".{name}.{}-{n}.tmp", std::process::id()));
+        match std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&candidate)
+        {
+            Ok(file) => {
+                temporary = Some((candidate, file));
+                break;
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(failed(e)),
+        }
+    }
+    let Some((temporary, mut file)) = temporary else {
+        return Err(failed(std::io::Error::other(format!(
+            "no free name for a temporary file in {}",
+            folder.display()
+        ))));
+    };
+    let written = file
+        .write_all(text.as_bytes())
+        .and_then(|()| match &existing {
+            Some(old) => file.set_permissions(old.permissions()),
+            None => Ok(()),
+        })
+        .and_then(|()| file.sync_all())
+        .and_then(|()| std::fs::rename(&temporary, &target));
+    written.map_err(|e| {
+        let _ = std::fs::remove_file(&temporary);
+        failed(e)
+    })
 }
 
 impl KnownFailures {
     /// Reads a list: one case id a line, then its reason; `#` comments.
     /// Every bad line is reported, as `FILE:LINE: what is wrong`.
     pub fn load(path: &Path, suite: &Suite) -> Result<KnownFailures, String> {
-        let text = std::fs::read_to_string(path).map_err(|e| {
-            format!(
-                "{}: cannot read the known-failure list: {e}",
-                path.display()
-            )
-        })?;
+        let text = read_list(path)?;
         let ids: BTreeSet<&str> = suite.cases().map(|c| c.id.as_str()).collect();
         let mut entries = BTreeMap::new();
         let mut errors = Vec::new();
@@ -378,7 +459,7 @@ mod tests {
     fn lists_read_together_keep_every_entry_in_order_and_the_last_header() {
         let first = Scratch::new("first", "# one\nx::a first\n");
         let second = Scratch::new("second", "# two\nx::b second\n");
-        let all = FailureFile::read_all(&[&first.0, &second.0]);
+        let all = FailureFile::read_all(&[&first.0, &second.0]).unwrap();
         assert_eq!(all.header, ["# two"]);
         assert_eq!(
             all.entries,
@@ -387,6 +468,65 @@ mod tests {
                 ("x::b".into(), "second".into(), 2)
             ]
         );
+    }
+
+    #[test]
+    fn lists_that_cannot_be_read_whole_are_errors_and_absent_ones_are_empty() {
+        let latin1 = Scratch::new("latin1", "");
+        std::fs::write(&latin1.0, b"# caf\xe9\nx::a kept\n").unwrap();
+        let error = FailureFile::read_all(&[&latin1.0]).unwrap_err();
+        let place = latin1.0.display();
+        assert!(
+            error.starts_with(&format!(
+                "{place}:1: the byte at offset 5 (0xE9) is not UTF-8"
+            )),
+            "{error}"
+        );
+        let cr = Scratch::new("cr", "# header\rx::a kept\r");
+        let error = FailureFile::read_all(&[&cr.0]).unwrap_err();
+        assert!(
+            error.starts_with(&format!(
+                "{}:1: the byte at offset 8 is a carriage return",
+                cr.0.display()
+            )),
+            "{error}"
+        );
+        // CRLF is read as lines; no file, or no regular file, holds nothing.
+        let crlf = Scratch::new("crlf", "# header\r\nx::a kept\r\n");
+        let missing = crlf.0.with_extension("missing");
+        let all = FailureFile::read_all(&[&crlf.0, &missing, Path::new("/dev/null")]).unwrap();
+        assert_eq!(all.entries, [("x::a".into(), "kept".into(), 2)]);
+    }
+
+    #[test]
+    fn a_list_is_replaced_whole_through_its_link_keeping_its_permissions() {
+        use std::os::unix::fs::PermissionsExt;
+        let file = Scratch::new("replaced", "old\n");
+        let link = Scratch(file.0.with_extension("link"));
+        std::os::unix::fs::symlink(&file.0, &link.0).unwrap();
+        let mode = std::fs::Permissions::from_mode(0o640);
+        std::fs::set_permissions(&file.0, mode).unwrap();
+        write_list(&link.0, "new\n").unwrap();
+        assert!(link.0.symlink_metadata().unwrap().file_type().is_symlink());
+        assert_eq!(std::fs::read_to_string(&file.0).unwrap(), "new\n");
+        let mode = std::fs::metadata(&file.0).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o640);
+        // Nothing is left beside it.
+        let folder = file.0.parent().unwrap();
+        let name = file.0.file_name().unwrap().to_string_lossy().to_string();
+        let left = std::fs::read_dir(folder)
+            .unwrap()
+            .filter_map(Result::ok)
+            .any(|e| {
+                e.file_name()
+                    .to_string_lossy()
+                    .starts_with(&format!(".{name}."))
+            });
+        assert!(!left);
+        // A new list is written where there was none.
+        let new = Scratch(file.0.with_extension("new"));
+        write_list(&new.0, "fresh\n").unwrap();
+        assert_eq!(std::fs::read_to_string(&new.0).unwrap(), "fresh\n");
     }
 
     #[test]

@@ -4,7 +4,9 @@
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use hcl_conformance::docs;
 use hcl_conformance::export::write_export;
-use hcl_conformance::known_failures::{failure_list, FailureFile, KnownFailures};
+use hcl_conformance::known_failures::{
+    failure_list, read_list, write_list, FailureFile, KnownFailures,
+};
 use hcl_conformance::matrix::{parse_config, run_matrix, split_command};
 use hcl_conformance::needs::missing_capabilities;
 use hcl_conformance::report::Report;
@@ -13,7 +15,7 @@ use hcl_conformance::requirements::{
 };
 use hcl_conformance::run::{judge, run_cases, Implementation, RunSettings, Status};
 use hcl_conformance::subprocess::{self, ImplementationCommand, Pool, HELLO_TIMEOUT};
-use hcl_conformance::suite::{load_embedded, load_suite, Case, Suite, SPEC_PROFILE};
+use hcl_conformance::suite::{decode_text, load_embedded, load_suite, Case, Suite, SPEC_PROFILE};
 use hcl_conformance::versions::{
     describe_versions, hashes, manifests, stamp_list, suite_version, version_of_list, Changes,
 };
@@ -97,7 +99,9 @@ enum Command {
     /// the expected answer, the grading that applies and what the case needs
     /// (README.md § The suite as data; runner/schema/export-*.schema.json).
     /// Replaces an earlier export in DIR; refuses a folder holding anything
-    /// else.
+    /// else, and symbolic links. The new export is written beside DIR first
+    /// and takes its place only when complete: on any error the earlier
+    /// export is left whole.
     Export {
         /// Where the export goes
         #[arg(long, value_name = "DIR")]
@@ -589,13 +593,16 @@ fn changes(since: &str, suite: &Suite) -> ExitCode {
     let (version, listed) = match semver::Version::parse(since) {
         Ok(version) => (version, BTreeSet::new()),
         Err(_) => {
-            let text = match std::fs::read_to_string(since) {
-                Ok(text) => text,
+            let text = match std::fs::metadata(since) {
                 Err(e) => {
                     return fail(format!(
                         "--since {since}: neither a version (1.0.0) nor a known-failure list that can be read ({e})"
                     ))
                 }
+                Ok(_) => match read_list(Path::new(since)) {
+                    Ok(text) => text,
+                    Err(e) => return fail(e),
+                },
             };
             let Some(version) = version_of_list(&text) else {
                 return fail(format!(
@@ -656,8 +663,15 @@ fn changes(since: &str, suite: &Suite) -> ExitCode {
 
 /// `hcl-conformance matrix`.
 fn matrix(config: &Path, out: &Path, jobs: usize, suite: &SuiteArg) -> ExitCode {
-    let text = match std::fs::read_to_string(config) {
-        Ok(text) => text,
+    let text = match std::fs::read(config) {
+        Ok(bytes) => match decode_text(config, bytes) {
+            Ok(text) => text,
+            Err(e) => {
+                return fail(format!(
+                    "{e}\n(runner/PROTOCOL.md describes the configuration)"
+                ))
+            }
+        },
         Err(e) => return fail(format!("cannot read {}: {e}", config.display())),
     };
     let entries = match parse_config(config, &text) {
@@ -685,6 +699,22 @@ fn matrix(config: &Path, out: &Path, jobs: usize, suite: &SuiteArg) -> ExitCode 
 /// `hcl-conformance run`.
 fn run(args: &RunArgs, suite: &Suite) -> ExitCode {
     let cases = args.select.cases(suite);
+    // The lists whose reasons --write-failures keeps: those given, and the
+    // file itself (which wins). Read before any case runs, so that a list
+    // that cannot be read stops the run at once, and again at the end.
+    let lists: Vec<&Path> = args
+        .expect_failures
+        .iter()
+        .chain(&args.write_failures)
+        .map(PathBuf::as_path)
+        .collect();
+    if args.write_failures.is_some() {
+        if let Err(e) = FailureFile::read_all(&lists) {
+            return fail(format!(
+                "{e}\n--write-failures keeps the reasons of the lists it reads: fix the list, then run again"
+            ));
+        }
+    }
     let mut known_failures = KnownFailures::default();
     for path in &args.expect_failures {
         match KnownFailures::load(path, suite) {
@@ -769,14 +799,14 @@ fn run(args: &RunArgs, suite: &Suite) -> ExitCode {
         print!("{}", render(args.format));
     }
     if let Some(path) = &args.write_failures {
-        // Reasons already written, in the lists read and in the file itself
-        // (which wins), are kept.
-        let lists: Vec<&Path> = args
-            .expect_failures
-            .iter()
-            .map(PathBuf::as_path)
-            .chain([path.as_path()])
-            .collect();
+        let previous = match FailureFile::read_all(&lists) {
+            Ok(previous) => previous,
+            Err(e) => {
+                return fail(format!(
+                    "{e}\nthe list was not written: fix it, then run again"
+                ))
+            }
+        };
         let header = [
             format!(
                 "# Known failures of {}, profile {}: one case id a line, then why.",
@@ -792,16 +822,13 @@ fn run(args: &RunArgs, suite: &Suite) -> ExitCode {
             .filter(|r| r.status.is_failure() || r.status == Status::ExpectedFailure);
         let ran: BTreeSet<&str> = report.cases.iter().map(|r| r.id.as_str()).collect();
         let failed = failed.map(|r| (r.id.as_str(), r.reason.as_str()));
-        let text = failure_list(failed, &ran, &FailureFile::read_all(&lists), suite, &header);
+        let text = failure_list(failed, &ran, &previous, suite, &header);
         let text = match suite_version(suite) {
             Some(version) => stamp_list(&text, &version),
             None => text,
         };
-        if let Err(e) = std::fs::write(path, &text) {
-            return fail(format!(
-                "cannot write the known-failure list {}: {e}",
-                path.display()
-            ));
+        if let Err(e) = write_list(path, &text) {
+            return fail(e);
         }
         let listed = text.lines().filter(|l| !l.starts_with('#')).count();
         say(&format!(

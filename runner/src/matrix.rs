@@ -200,15 +200,16 @@ impl Column {
     }
 
     /// The column's known-failure list as its results would have it: every
-    /// failure, with the configured list's reasons kept.
-    pub fn regenerated_list(&self, suite: &Suite) -> String {
+    /// failure, with the configured list's reasons kept (a list that can no
+    /// longer be read is an error, not a list without reasons).
+    pub fn regenerated_list(&self, suite: &Suite) -> Result<String, String> {
         let previous = FailureFile::read_all(
             &self
                 .list_path
                 .iter()
                 .map(PathBuf::as_path)
                 .collect::<Vec<_>>(),
-        );
+        )?;
         let header = [
             format!(
                 "# Known failures of {} ({}), profile {}: one case id a line, then why.",
@@ -220,7 +221,7 @@ impl Column {
         let failures = self.records.iter().filter(|r| r.status.is_failure());
         let ran: BTreeSet<&str> = self.records.iter().map(|r| r.id.as_str()).collect();
         let failures = failures.map(|r| (r.id.as_str(), r.reason.as_str()));
-        failure_list(failures, &ran, &previous, suite, &header)
+        Ok(failure_list(failures, &ran, &previous, suite, &header))
     }
 }
 
@@ -345,7 +346,7 @@ pub fn run_matrix(
     for c in &columns[1..] {
         files.push((
             format!("known-failures/{}.txt", c.name),
-            c.regenerated_list(suite),
+            c.regenerated_list(suite)?,
         ));
     }
     for (name, text) in files {

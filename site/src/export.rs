@@ -21,7 +21,8 @@ use serde::{Serialize, Serializer};
 use serde_json::{json, Map, Value as Json};
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::ffi::{OsStr, OsString};
+use std::path::{Path, PathBuf};
 
 /// The export's index, `index.json`: the versions, the handshake, and every
 /// case with the path of its document.
@@ -434,39 +435,310 @@ fn canonical(json: &Json) -> String {
     }
 }
 
+/// The longest file name that file systems commonly take (ext4, XFS,
+/// Btrfs, ZFS, APFS: 255 bytes).
+const MAX_FILE_NAME: usize = 255;
+
 /// Writes the export into `out`: `index.json` and `cases/FILE/NAME.json`.
-/// A folder that holds files but no export is refused, so that nothing but
-/// an earlier export is replaced.
+///
+/// Nothing is lost on the way. The export is written whole into a new
+/// folder beside `out` (`.NAME.export-PID-N`, on the same file system), and
+/// only once it is complete does it take `out`'s place, by renaming: an
+/// earlier export is first renamed aside (`.NAME.old-export-PID-N`), the
+/// new one renamed to `out`, and then the earlier one removed. On any
+/// failure the new folder is removed and the earlier export is left at
+/// `out` as it was (should even renaming it back fail, the error says
+/// where it is).
+///
+/// `out` may be absent, an empty folder, or an earlier export: `index.json`
+/// and `cases/`, and nothing else, since the folder is replaced whole (a
+/// folder holding anything else is refused, not emptied). A symbolic link,
+/// `out` itself or anything in an earlier export, is refused rather than
+/// followed: writing through a link would overwrite a file outside the
+/// export.
+///
+/// A case whose document's file name (`NAME.json`) is longer than file
+/// systems take is an error naming its file and line, found before anything
+/// is written. It is not given a shorter, safe file name instead: the path
+/// `cases/FILE/NAME.json` is part of the export's format (README.md § The
+/// suite as data and the index's schema give it so, and a harness may
+/// build it from the case's id rather than read the index), and the id,
+/// which known-failure lists name, cannot change either; a case name of
+/// some 250 characters is a mistake of the suite, to be fixed there.
 pub fn write_export(
     suite: &Suite,
     out: &Path,
     suite_version: Option<String>,
     runner_version: &str,
 ) -> Result<usize, String> {
+    let earlier = earlier_export(out)?;
+    check_file_names(suite)?;
+    let place = place_of(out)?;
+    std::fs::create_dir_all(&place.folder)
+        .map_err(|e| format!("cannot create the folder {}: {e}", place.folder.display()))?;
+    let mut temporary = Temporary::create(&place, out)?;
+    let count =
+        write_documents(suite, &temporary.path, suite_version, runner_version).map_err(|e| {
+            format!(
+                "{e}; the export was not written, and {} is left as it was",
+                out.display()
+            )
+        })?;
+    replace(out, &place, &mut temporary, earlier)?;
+    Ok(count)
+}
+
+/// What the destination of an export holds.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Earlier {
+    Nothing,
+    EmptyFolder,
+    Export,
+}
+
+/// What `out` holds, or why it may not be replaced.
+fn earlier_export(out: &Path) -> Result<Earlier, String> {
     let shown = out.display();
-    let index_path = out.join("index.json");
-    let occupied = std::fs::read_dir(out).is_ok_and(|mut d| d.next().is_some());
-    if occupied && !index_path.is_file() {
+    let metadata = match std::fs::symlink_metadata(out) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Earlier::Nothing),
+        Err(e) => return Err(format!("cannot read {shown}: {e}")),
+        Ok(metadata) => metadata,
+    };
+    if metadata.file_type().is_symlink() {
+        return Err(format!(
+            "{shown} is a symbolic link; export does not write through links: give the folder \
+             it points to, or a new folder"
+        ));
+    }
+    if !metadata.is_dir() {
+        return Err(format!(
+            "{shown} is not a folder: give a new or empty folder, or an earlier export"
+        ));
+    }
+    let mut names: Vec<String> = std::fs::read_dir(out)
+        .and_then(|entries| {
+            entries
+                .map(|e| e.map(|e| e.file_name().to_string_lossy().into_owned()))
+                .collect()
+        })
+        .map_err(|e| format!("cannot read the folder {shown}: {e}"))?;
+    if names.is_empty() {
+        return Ok(Earlier::EmptyFolder);
+    }
+    names.sort();
+    // Links first: a linked index.json is a link to refuse, not a missing
+    // index. The walk does not follow links, and reads types without
+    // opening anything.
+    for entry in walkdir::WalkDir::new(out).min_depth(1) {
+        let entry = entry.map_err(|e| format!("cannot read the earlier export {shown}: {e}"))?;
+        let kind = entry.file_type();
+        let what = match () {
+            _ if kind.is_symlink() => "a symbolic link",
+            _ if kind.is_file() || kind.is_dir() => continue,
+            _ => "neither a file nor a folder",
+        };
+        return Err(format!(
+            "{} is {what}, in the earlier export {shown}; export replaces the folder whole and \
+             neither follows nor removes such entries: remove it, or give another folder",
+            entry.path().display()
+        ));
+    }
+    if !out.join("index.json").is_file() {
         return Err(format!(
             "{shown} holds files but no export (index.json): give an empty or new folder"
         ));
     }
-    let cases_dir = out.join("cases");
-    if cases_dir.exists() {
-        std::fs::remove_dir_all(&cases_dir).map_err(|e| {
-            format!(
-                "cannot remove the earlier export's {}: {e}",
-                cases_dir.display()
-            )
-        })?;
+    let others: Vec<&String> = names
+        .iter()
+        .filter(|n| !["index.json", "cases"].contains(&n.as_str()))
+        .collect();
+    if !others.is_empty() {
+        let others: Vec<&str> = others.iter().map(|n| n.as_str()).collect();
+        return Err(format!(
+            "{shown} holds {} besides the export (index.json, cases/); export replaces the \
+             folder whole: move them out, or give another folder",
+            others.join(", ")
+        ));
     }
+    Ok(Earlier::Export)
+}
+
+/// Every document's file name fits a file system's; else the first case
+/// whose does not, at its file and line.
+fn check_file_names(suite: &Suite) -> Result<(), String> {
+    for file in &suite.files {
+        if let Some(part) = file.id.split('/').find(|p| p.len() > MAX_FILE_NAME) {
+            return Err(format!(
+                "{}: the folder or file name `{part}` is {} bytes long; file systems take at most \
+                 {MAX_FILE_NAME}: shorten it (nothing was written)",
+                file.path.display(),
+                part.len()
+            ));
+        }
+        for case in &file.cases {
+            let name = format!("{}.json", case.name);
+            if name.len() > MAX_FILE_NAME {
+                let start: String = case.name.chars().take(40).collect();
+                return Err(format!(
+                    "{}:{}: case `{start}...`: its document's file name, NAME.json, would be {} \
+                     bytes long, and file systems take at most {MAX_FILE_NAME}: shorten the \
+                     case's name (nothing was written)",
+                    file.path.display(),
+                    case.line,
+                    name.len()
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Where `out` is: a path to it that names it (`.` and `..` do not: the
+/// folder they are does), the folder holding it, and its name there.
+struct Place {
+    path: PathBuf,
+    folder: PathBuf,
+    name: OsString,
+}
+
+fn place_of(out: &Path) -> Result<Place, String> {
+    let path = match out.file_name() {
+        Some(_) => out.to_path_buf(),
+        None => std::fs::canonicalize(out)
+            .map_err(|e| format!("cannot find the folder {}: {e}", out.display()))?,
+    };
+    let Some(name) = path.file_name().map(OsStr::to_os_string) else {
+        return Err(format!(
+            "cannot export to {}: give a folder below it",
+            out.display()
+        ));
+    };
+    let folder = match path.parent() {
+        Some(folder) if !folder.as_os_str().is_empty() => folder.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    // `DIR/.` names DIR too, but renaming it is renaming `.`.
+    let path = folder.join(&name);
+    Ok(Place { path, folder, name })
+}
+
+/// A folder of this run's own beside the destination, removed when dropped
+/// unless kept.
+struct Temporary {
+    path: PathBuf,
+    keep: bool,
+}
+
+impl Temporary {
+    fn create(place: &Place, out: &Path) -> Result<Temporary, String> {
+        let mut last = None;
+        for n in 0..100 {
+            let path = place.folder.join(sibling_name(&place.name, "export", n));
+            match std::fs::create_dir(&path) {
+                Ok(()) => return Ok(Temporary { path, keep: false }),
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => last = Some(path),
+                Err(e) => {
+                    return Err(format!(
+                        "cannot create the folder {}: {e}; export writes the new export there, \
+                         beside {}, before it takes its place: the folder holding it must be \
+                         writable",
+                        path.display(),
+                        out.display()
+                    ))
+                }
+            }
+        }
+        Err(format!(
+            "cannot create a temporary folder beside {}: {} and the 99 names before it exist; \
+             remove them",
+            out.display(),
+            last.map_or(String::new(), |p| p.display().to_string())
+        ))
+    }
+}
+
+impl Drop for Temporary {
+    fn drop(&mut self) {
+        if !self.keep {
+            let _ = std::fs::remove_dir_all(&self.path);
+        }
+    }
+}
+
+/// `.NAME.WHAT-PID-N`: a hidden name beside `NAME`, this process's own.
+fn sibling_name(name: &OsStr, what: &str, n: usize) -> OsString {
+    let mut sibling = OsString::from(".");
+    sibling.push(name);
+    sibling.push(format!(".{what}-{}-{n}", std::process::id()));
+    sibling
+}
+
+/// Puts the complete export in `temporary` in `out`'s place.
+fn replace(
+    out: &Path,
+    place: &Place,
+    temporary: &mut Temporary,
+    earlier: Earlier,
+) -> Result<(), String> {
+    let shown = out.display();
+    let (folder, name) = (&place.folder, &place.name);
+    let out = place.path.as_path();
+    if earlier != Earlier::Export {
+        // Renaming onto an empty folder replaces it.
+        std::fs::rename(&temporary.path, out).map_err(|e| {
+            format!("cannot move the new export to {shown}: {e}; nothing was written")
+        })?;
+        temporary.keep = true;
+        return Ok(());
+    }
+    let aside = (0..100)
+        .map(|n| folder.join(sibling_name(name, "old-export", n)))
+        .find(|p| std::fs::symlink_metadata(p).is_err())
+        .ok_or_else(|| {
+            format!("cannot find a free name beside {shown} to move the earlier export to")
+        })?;
+    std::fs::rename(out, &aside).map_err(|e| {
+        format!(
+            "cannot move the earlier export {shown} aside (to {}): {e}; it is left as it was",
+            aside.display()
+        )
+    })?;
+    if let Err(e) = std::fs::rename(&temporary.path, out) {
+        return Err(match std::fs::rename(&aside, out) {
+            Ok(()) => format!(
+                "cannot move the new export to {shown}: {e}; the earlier export is left as it was"
+            ),
+            Err(back) => format!(
+                "cannot move the new export to {shown}: {e}; nor the earlier export back from {} \
+                 ({back}): it is whole there, move it back by hand",
+                aside.display()
+            ),
+        });
+    }
+    temporary.keep = true;
+    std::fs::remove_dir_all(&aside).map_err(|e| {
+        format!(
+            "the export is written to {shown}, but the earlier one, moved to {}, could not be \
+             removed: {e}; remove it",
+            aside.display()
+        )
+    })
+}
+
+/// Writes `index.json` and `cases/FILE/NAME.json` into the folder `root`.
+fn write_documents(
+    suite: &Suite,
+    root: &Path,
+    suite_version: Option<String>,
+    runner_version: &str,
+) -> Result<usize, String> {
     let mut entries = Vec::new();
     for file in &suite.files {
         for case in &file.cases {
             let path = format!("cases/{}/{}.json", file.id, case.name);
             let document = serde_json::to_string_pretty(&export_case(case, file))
                 .map_err(|e| format!("case {}: {e}", case.id))?;
-            let target = out.join(&path);
+            let target = root.join(&path);
             target
                 .parent()
                 .map_or(Ok(()), std::fs::create_dir_all)
@@ -496,6 +768,7 @@ pub fn write_export(
             .collect(),
         cases: entries,
     };
+    let index_path = root.join("index.json");
     let text = serde_json::to_string_pretty(&index).map_err(|e| e.to_string())?;
     std::fs::write(&index_path, text + "\n")
         .map_err(|e| format!("cannot write {}: {e}", index_path.display()))?;

@@ -140,8 +140,8 @@ pub fn load_suite(dir: &Path) -> Result<Suite, Vec<LoadError>> {
                     }
                     continue;
                 }
-                Ok(entry) if entry.file_type().is_file() => entry,
-                Ok(_) => continue,
+                Ok(entry) if entry.file_type().is_dir() => continue,
+                Ok(entry) => entry,
                 Err(e) => {
                     errors.push(error(
                         e.path().unwrap_or(folder),
@@ -159,15 +159,30 @@ pub fn load_suite(dir: &Path) -> Result<Suite, Vec<LoadError>> {
             if !wanted {
                 continue;
             }
+            // The entry's type is the link's own (lstat): a named pipe,
+            // socket or device is never opened, since opening a pipe waits
+            // for a writer that may never come.
+            if !entry.file_type().is_file() {
+                errors.push(error(
+                    path,
+                    "not a regular file (a named pipe, socket or device); the suite is read \
+                     from plain files only: replace it with a file, or remove it",
+                ));
+                continue;
+            }
             let relative = path.strip_prefix(folder).unwrap_or(path);
             let parts: Vec<_> = relative
                 .components()
                 .map(|c| c.as_os_str().to_string_lossy())
                 .collect();
-            match std::fs::read_to_string(path) {
-                Ok(text) => {
-                    texts.insert(format!("{name}/{}", parts.join("/")), FileText::Owned(text));
-                }
+            match std::fs::read(path) {
+                Ok(bytes) => match decode_text(path, bytes) {
+                    Ok(text) => {
+                        let key = format!("{name}/{}", parts.join("/"));
+                        texts.insert(key, FileText::Owned(text));
+                    }
+                    Err(e) => errors.push(e),
+                },
                 Err(e) => errors.push(error(path, &format!("cannot read the file: {e}"))),
             }
         }
@@ -180,6 +195,56 @@ pub fn load_suite(dir: &Path) -> Result<Suite, Vec<LoadError>> {
             Err(errors)
         }
     }
+}
+
+/// A text file's bytes as text, or the problem with them at its line and
+/// byte: the suite's files, known-failure lists and the runner's other
+/// inputs are UTF-8, with lines ending in LF or CRLF. A byte that is not
+/// UTF-8 is an error, not replaced, and so is a carriage return alone
+/// (the line ending of old Mac files), which line-by-line readers would
+/// take for part of one long line; a byte order mark at the start is
+/// dropped.
+pub fn decode_text(path: &Path, bytes: Vec<u8>) -> Result<String, LoadError> {
+    let at = |bytes: &[u8], offset: usize, message: String| LoadError {
+        path: path.into(),
+        line: Some(bytes[..offset].iter().filter(|&&b| b == b'\n').count() + 1),
+        message,
+    };
+    let mut text = match String::from_utf8(bytes) {
+        Ok(text) => text,
+        Err(e) => {
+            let offset = e.utf8_error().valid_up_to();
+            let bytes = e.as_bytes();
+            let byte = bytes.get(offset).copied().unwrap_or(0);
+            return Err(at(
+                bytes,
+                offset,
+                format!(
+                    "the byte at offset {offset} (0x{byte:02X}) is not UTF-8; the file must be \
+                     UTF-8 text: re-save it as UTF-8 (iconv -f latin1 -t utf-8 converts Latin-1)"
+                ),
+            ));
+        }
+    };
+    let lone_cr = text
+        .bytes()
+        .enumerate()
+        .find(|&(i, b)| b == b'\r' && text.as_bytes().get(i + 1) != Some(&b'\n'));
+    if let Some((offset, _)) = lone_cr {
+        return Err(at(
+            text.as_bytes(),
+            offset,
+            format!(
+                "the byte at offset {offset} is a carriage return without a line feed after \
+                 it; lines end in LF or CRLF, not CR alone: convert the line endings \
+                 (tr '\\r' '\\n')"
+            ),
+        ));
+    }
+    if text.starts_with('\u{feff}') {
+        text.remove(0);
+    }
+    Ok(text)
 }
 
 /// Loads a suite from its files' texts, by path from the repository's root
@@ -386,8 +451,9 @@ pub fn load_file(
         line,
         message,
     };
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| vec![error(None, format!("cannot read the file: {e}"))])?;
+    let bytes =
+        std::fs::read(path).map_err(|e| vec![error(None, format!("cannot read the file: {e}"))])?;
+    let text = decode_text(path, bytes).map_err(|e| vec![e])?;
     let repo_root = suite_dir.parent().unwrap_or(suite_dir);
     let note_exists = |note: &str| repo_root.join(note).is_file();
     parse_file(&text, path, suite_dir, requirements, &note_exists)

@@ -10,7 +10,8 @@ pub mod yaml;
 
 pub use crate::values::{read_typed_value, ExpectedValue};
 pub use load::{
-    find_suite_dir, load_embedded, load_file, load_suite, FileText, LoadError, Origin, Suite,
+    decode_text, find_suite_dir, load_embedded, load_file, load_suite, FileText, LoadError, Origin,
+    Suite,
 };
 pub use yaml::{TypeText, TypedValue};
 
