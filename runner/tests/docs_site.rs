@@ -1,9 +1,11 @@
 //! The documentation site (`hcl-conformance docs`): built from the whole
-//! suite with a small fake matrix run, every internal link and anchor
-//! resolves, every case has exactly one anchor, every requirement and
-//! spec-note its place; the link check finds broken links.
+//! suite with a small fake matrix run, it passes `docs --check` (no HTML
+//! but the site's own), every internal link and anchor resolves, every
+//! case has exactly one anchor, every requirement and spec-note its place;
+//! the link check finds broken links. (`hostile_site.rs`: the site of a
+//! hostile suite.)
 
-use hcl_conformance::docs::{broken_links, build_site, results::Results};
+use hcl_conformance::docs::{broken_links, render_site, results::Results};
 use hcl_conformance::documents;
 use hcl_conformance::suite::{load_suite, Suite};
 use std::collections::BTreeMap;
@@ -87,7 +89,17 @@ fn every_link_resolves_and_every_case_has_one_anchor() {
     let (matrix, out) = (scratch("matrix"), scratch("site"));
     fake_matrix(&suite, &matrix);
     let results = Results::load(&matrix).unwrap();
-    let built = build_site(&suite, Some(&results), &out).unwrap();
+    // What `docs --check` finds before writing: nothing (the markup check
+    // and the links, checked again below from the written files).
+    let site = render_site(&suite, Some(&results)).unwrap();
+    let problems = site.problems();
+    assert!(
+        problems.is_empty(),
+        "{} problems, the first: {:?}",
+        problems.len(),
+        &problems[..problems.len().min(10)]
+    );
+    let built = site.write(&out).unwrap();
     assert!(built.pages > suite.files.len(), "{built:?}");
 
     let broken = broken_links(&out).unwrap();

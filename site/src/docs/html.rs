@@ -1,14 +1,22 @@
-//! HTML: escaping, and the frame every page of the site shares (its
-//! header, navigation and search box), with links relative to the page so
-//! that the site works from `file://` and from any folder of a host.
+//! HTML: escaping, safe paths and URLs, and the frame every page of the
+//! site shares (its header, navigation and search box), with links
+//! relative to the page so that the site works from `file://` and from
+//! any folder of a host.
+//!
+//! Everything a page shows that comes from outside the site's code (suite
+//! texts, notes, names of files and implementations, matrix files) goes
+//! through [`escape_into`] (or [`escape`]), through the Markdown renderer
+//! (`super::markdown`, which escapes raw HTML and drops unsafe links), or,
+//! for a path built from a name, through [`segment`].
 
 use super::notation::{Style, Styled};
 use std::fmt::Write as _;
 
-/// Escapes `text` for an HTML attribute value, or with `visible` for text
-/// content, where characters a reader could not see (a carriage return, a
-/// byte order mark, control and unusual space characters) are shown as
-/// marks.
+/// Escapes `text` for an HTML attribute value (quoted with `"` or `'`)
+/// and for text content, or with `visible` for text content only, where
+/// characters a reader could not see (a carriage return, a byte order
+/// mark, control and unusual space characters) are shown as marks. The
+/// site's one escaping function: every text from outside goes through it.
 pub fn escape_into(out: &mut String, text: &str, visible: bool) {
     for c in text.chars() {
         match c {
@@ -17,6 +25,8 @@ pub fn escape_into(out: &mut String, text: &str, visible: bool) {
             '&' => out.push_str("&amp;"),
             // Text content (`visible`) keeps its quotes.
             '"' if !visible => out.push_str("&quot;"),
+            '\'' if !visible => out.push_str("&#39;"),
+            // The root marker ([`ROOT`]) never comes from outside.
             '\u{1}' if !visible => {}
             '\r' if visible => {
                 out.push_str("<span class=ctl title=\"carriage return (U+000D)\">␍</span>")
@@ -39,6 +49,8 @@ fn invisible(c: char) -> bool {
         || matches!(c, '\u{00a0}' | '\u{1680}' | '\u{180e}' | '\u{2000}'..='\u{200f}' | '\u{2028}'..='\u{202f}' | '\u{205f}'..='\u{2064}' | '\u{3000}' | '\u{feff}')
 }
 
+/// `text` escaped for an attribute value or text content
+/// ([`escape_into`]).
 pub fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     escape_into(&mut out, text, false);
@@ -118,6 +130,7 @@ impl Page {
         let body = self.body.replace(ROOT, &root);
         format!(
             "<!doctype html>\n<html lang=en>\n<meta charset=utf-8>\n\
+             <meta http-equiv=Content-Security-Policy content=\"{CONTENT_SECURITY_POLICY}\">\n\
              <meta name=viewport content=\"width=device-width,initial-scale=1\">\n\
              <title>{title} · HCL conformance suite</title>\n\
              <link rel=stylesheet href=\"{root}assets/style.css\">\n\
@@ -132,13 +145,112 @@ impl Page {
     }
 }
 
-/// A link from the root: `ROOT PATH#ANCHOR`, with the anchor escaped.
+/// A link from the root: `ROOT PATH#ANCHOR`, safe in a quoted attribute:
+/// the path's characters other than letters, digits, `/`, `-`, `_`, `.`
+/// and `~` percent-encoded (a page's path from a name is already made of
+/// those, [`segment`]), the anchor as a [`fragment`].
 pub fn href(path: &str, anchor: Option<&str>) -> String {
-    match anchor {
-        Some(a) => format!("{ROOT}{path}#{}", fragment(a)),
-        None => format!("{ROOT}{path}"),
+    let mut out = String::from(ROOT);
+    for b in path.bytes() {
+        match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'/' | b'~' => {
+                out.push(b as char)
+            }
+            _ => {
+                let _ = write!(out, "%{b:02X}");
+            }
+        }
+    }
+    if let Some(a) = anchor {
+        out.push('#');
+        out.push_str(&fragment(a));
+    }
+    out
+}
+
+/// The longest name of a file or folder the site writes (below the 255
+/// bytes file systems allow, with room for `.html`).
+pub const MAX_SEGMENT: usize = 200;
+
+/// A name from outside (a suite file's or folder's, a note's, an
+/// implementation's) as one segment of a path on the site, the same on
+/// every file system and in a URL: ASCII letters, digits, `-`, `_` and
+/// `.` but a leading one are kept, every other byte (of its UTF-8) is
+/// written `~XX` (two hex digits), so that two names never share a
+/// segment, and no segment is empty, `.`, `..`, hidden, or holds a `/`,
+/// `\`, a NUL, a control character or a quote. `site.js` (`segment`)
+/// makes the same segments from a case's file; [`check_segment`] refuses
+/// the names whose segment would be too long.
+pub fn segment(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    for (i, b) in name.bytes().enumerate() {
+        match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' => out.push(b as char),
+            b'.' if i > 0 => out.push('.'),
+            _ => {
+                let _ = write!(out, "~{b:02X}");
+            }
+        }
+    }
+    if out.is_empty() {
+        out.push('~');
+    }
+    out
+}
+
+/// A name whose [`segment`] is too long for a file system: refused, with
+/// what it names (`a suite file`, `an implementation`...).
+pub fn check_segment(what: &str, name: &str) -> Result<(), String> {
+    match segment(name).len() > MAX_SEGMENT {
+        true => Err(format!(
+            "{what} is named `{}`, too long a name for a page of the site (at most {MAX_SEGMENT} \
+             bytes, each byte but letters, digits, `-`, `_` and `.` counting three)",
+            name.escape_debug()
+        )),
+        false => Ok(()),
     }
 }
+
+/// A path below the site's root from a name of `/`-separated parts (a
+/// suite file's id, a note's path without `.md`): `FOLDER/SEG/SEG.html`,
+/// each part a [`segment`].
+pub fn named_page(folder: &str, name: &str) -> String {
+    let parts: Vec<String> = name.split('/').map(segment).collect();
+    format!("{folder}/{}.html", parts.join("/"))
+}
+
+/// The schemes a link from outside may have; any other (`javascript:`,
+/// `data:`, `vbscript:`, `file:`...) is dropped.
+pub const SAFE_SCHEMES: [&str; 3] = ["http", "https", "mailto"];
+
+/// A URL's scheme, lowercased, as a browser reads it (leading spaces and
+/// control characters trimmed, tabs and newlines anywhere dropped:
+/// `java\tscript:` is `javascript:`); `None` for a relative URL.
+pub fn url_scheme(url: &str) -> Option<String> {
+    let url: String = url
+        .trim_start_matches(|c: char| c <= ' ')
+        .chars()
+        .filter(|c| !matches!(c, '\t' | '\n' | '\r'))
+        .collect();
+    let (scheme, _) = url.split_once(':')?;
+    let valid = scheme.starts_with(|c: char| c.is_ascii_alphabetic())
+        && scheme
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c));
+    valid.then(|| scheme.to_ascii_lowercase())
+}
+
+/// Whether a link from outside may stay a link: an http, https or mailto
+/// URL, or a relative one.
+pub fn safe_url(url: &str) -> bool {
+    url_scheme(url).is_none_or(|s| SAFE_SCHEMES.contains(&s.as_str()))
+}
+
+/// The Content-Security-Policy of every page: scripts, styles, images and
+/// everything else from the site's own files only (no inline script or
+/// style, no plug-in), no `<base>`, forms sent to the site only.
+pub const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self'; \
+style-src 'self'; img-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'";
 
 /// An anchor as a URL fragment: characters a URL would misread
 /// percent-encoded (ids keep `/`, `:` and `.`, which fragments allow).
@@ -155,4 +267,101 @@ pub fn fragment(anchor: &str) -> String {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The segments `site.js` (`hclSuitePage`) makes of the same names,
+    /// as Node printed them: the two must agree.
+    #[test]
+    fn names_become_safe_segments() {
+        let pages = [
+            (
+                "native/expr-splat-full",
+                "suite/native/expr-splat-full.html",
+            ),
+            (
+                "native/q\" onmouseover=\"alert(18)",
+                "suite/native/q~22~20onmouseover~3D~22alert~2818~29.html",
+            ),
+            (
+                "native/<img src=x onerror=alert(19)>",
+                "suite/native/~3Cimg~20src~3Dx~20onerror~3Dalert~2819~29~3E.html",
+            ),
+            (".hidden/..", "suite/~2Ehidden/~2E..html"),
+            ("a/é€😀", "suite/a/~C3~A9~E2~82~AC~F0~9F~98~80.html"),
+            ("x/", "suite/x/~.html"),
+            ("a.b.c/-_", "suite/a.b.c/-_.html"),
+        ];
+        for (name, page) in pages {
+            assert_eq!(named_page("suite", name), page, "{name}");
+        }
+        for name in [
+            "../../../escaped",
+            "..",
+            ".",
+            "",
+            "a\\b",
+            "a\0b",
+            "~",
+            "~7E",
+            "a\u{7f}",
+        ] {
+            let s = segment(name);
+            assert!(
+                !s.is_empty()
+                    && !s.starts_with('.')
+                    && s.bytes()
+                        .all(|b| b.is_ascii_alphanumeric() || b"-_.~".contains(&b)),
+                "{name:?}: {s}"
+            );
+        }
+        // Two names never share a segment.
+        assert_ne!(segment("~"), segment("~7E"));
+        assert_ne!(segment(""), segment("~"));
+        assert!(check_segment("a file", &"a".repeat(MAX_SEGMENT)).is_ok());
+        assert!(check_segment("a file", &"<".repeat(MAX_SEGMENT / 3 + 1)).is_err());
+    }
+
+    #[test]
+    fn only_safe_schemes_are_safe() {
+        for url in [
+            "https://example.org/",
+            "HTTP://example.org/",
+            "mailto:a@example.org",
+            "../notes/x.html#a:b",
+            "#r:native.x.001",
+            "x.html?q=a:b",
+        ] {
+            assert!(safe_url(url), "{url}");
+        }
+        for url in [
+            "javascript:alert(1)",
+            " JavaScript:alert(1)",
+            "java\tscript:alert(1)",
+            "\u{1}javascript:alert(1)",
+            "javascript://%0aalert(1)",
+            "data:text/html,x",
+            "vbscript:x",
+            "file:///etc/passwd",
+        ] {
+            assert!(!safe_url(url), "{url:?}");
+        }
+    }
+
+    #[test]
+    fn attribute_values_and_links_are_escaped() {
+        assert_eq!(escape("\"'<>&\u{1}"), "&quot;&#39;&lt;&gt;&amp;");
+        assert_eq!(
+            href("suite/q\" x=\"y.html", Some("a\"b")),
+            "\u{1}R\u{1}suite/q%22%20x%3D%22y.html#a%22b"
+        );
+        let page = Page::new("suite/a/b.html", "<t>", String::new()).render(false);
+        assert!(page.contains(&format!(
+            "<meta http-equiv=Content-Security-Policy content=\"{CONTENT_SECURITY_POLICY}\">"
+        )));
+        assert!(page.contains("<title>&lt;t&gt; · "));
+    }
 }

@@ -1,9 +1,16 @@
 //! Markdown (spec-notes, summaries, descriptions) to HTML, with
 //! pulldown-cmark; the ids a text names (cases, requirements, notes)
 //! become links into the site.
+//!
+//! The texts come from outside (suite files, notes, requirements), so the
+//! HTML is safe whatever they hold: raw HTML in them is shown as text, a
+//! link or image keeps its destination only when it is an http, https or
+//! mailto URL or a note of the site (an image is shown as its text, not
+//! loaded), and every text and attribute value is escaped by the site's
+//! escaping function ([`escape`]), not by the renderer's.
 
-use super::html::{escape, href};
-use pulldown_cmark::{CowStr, Event, Options, Parser, Tag, TagEnd};
+use super::html::{escape, href, safe_url, url_scheme};
+use pulldown_cmark::{Alignment, CodeBlockKind, CowStr, Event, Options, Parser, Tag, TagEnd};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// What a text may name, and where it is on the site.
@@ -62,7 +69,7 @@ impl Links {
         };
         self.notes
             .contains(path)
-            .then(|| href(&format!("notes/{}", path.replace(".md", ".html")), anchor))
+            .then(|| href(&super::note_page(path), anchor))
     }
 }
 
@@ -106,77 +113,151 @@ fn linkify(text: &str, links: &Links) -> Option<String> {
     found.then_some(out)
 }
 
+/// Where a link of a text leads, as the value of its `href` (escaped); `None`
+/// for a link that keeps its text only: one whose URL has a scheme other
+/// than http, https and mailto (`javascript:`...), a relative one that is
+/// not a note the site holds, or an anchor of a text that is no note.
+fn link_target(dest: &str, base: Option<&str>, links: &Links) -> Option<String> {
+    match url_scheme(dest) {
+        Some(_) => safe_url(dest).then(|| escape(dest.trim())),
+        None if dest.starts_with('#') => base.map(|_| escape(dest)),
+        // A text that is no note (a requirement's, from its document)
+        // loses its links within that document.
+        None => base
+            .and_then(|b| super::join_path(b, dest))
+            .and_then(|p| links.note(&p)),
+    }
+}
+
+/// The class of a table's cell, for its column's alignment (`style.css`).
+fn alignment_class(alignment: Option<&Alignment>) -> &'static str {
+    match alignment {
+        Some(Alignment::Left) => " class=left",
+        Some(Alignment::Center) => " class=center",
+        Some(Alignment::Right) => " class=right",
+        Some(Alignment::None) | None => "",
+    }
+}
+
 /// Markdown to HTML. `base` is the folder of the note below `spec-notes/`
 /// (for its relative links), `None` for text that is no note. Relative
-/// links to anything the site does not hold keep their text, unlinked.
+/// links to anything the site does not hold keep their text, unlinked;
+/// so do links of a scheme other than http, https and mailto. Raw HTML
+/// shows as text. Every text, link and cell is written here, escaped
+/// ([`escape`]); the renderer writes the other elements (paragraphs,
+/// lists, emphasis...), which carry nothing from the text.
 pub fn to_html(markdown: &str, base: Option<&str>, links: &Links) -> String {
     let options = Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH;
     let mut events = Vec::new();
-    // For each open link, whether it is kept (links do not nest, but a
-    // stack costs nothing).
+    let written = |html: String| Event::InlineHtml(CowStr::from(html));
+    // For each open link or image, whether it wrote an `<a>` (links do
+    // not nest: an image in a link is not linked again).
     let mut open_links: Vec<bool> = Vec::new();
     let mut in_link = 0usize;
     let mut in_code_block = false;
+    // The alignments of the columns of the open table, whether its head
+    // is open, and the column of the cell.
+    let mut alignments: Vec<Alignment> = Vec::new();
+    let mut in_head = false;
+    let mut column = 0usize;
     for event in Parser::new_ext(markdown, options) {
         match event {
             Event::Start(Tag::Link {
-                link_type,
-                dest_url,
-                title,
-                id,
+                dest_url, title, ..
+            })
+            | Event::Start(Tag::Image {
+                dest_url, title, ..
             }) => {
-                let dest = dest_url.to_string();
-                let external = dest.contains("://") || dest.starts_with("mailto:");
-                // A text that is no note (a requirement's, from its
-                // document) loses its links within that document.
-                let target = if external || (dest.starts_with('#') && base.is_some()) {
-                    Some(dest)
-                } else {
-                    base.and_then(|b| super::join_path(b, &dest))
-                        .and_then(|p| links.note(&p))
-                };
+                let target = link_target(&dest_url, base, links).filter(|_| in_link == 0);
                 open_links.push(target.is_some());
-                if let Some(t) = target {
+                if let Some(target) = target {
                     in_link += 1;
-                    events.push(Event::Start(Tag::Link {
-                        link_type,
-                        dest_url: CowStr::from(t),
-                        title,
-                        id,
-                    }));
+                    let title = match title.is_empty() {
+                        true => String::new(),
+                        false => format!(" title=\"{}\"", escape(&title)),
+                    };
+                    events.push(written(format!("<a href=\"{target}\"{title}>")));
                 }
             }
-            Event::End(TagEnd::Link) => {
+            Event::End(TagEnd::Link | TagEnd::Image) => {
                 if open_links.pop().unwrap_or(false) {
                     in_link = in_link.saturating_sub(1);
-                    events.push(Event::End(TagEnd::Link));
+                    events.push(written("</a>".into()));
                 }
             }
-            Event::Start(Tag::CodeBlock(kind)) => {
+            Event::Start(Tag::CodeBlock(_)) => {
                 in_code_block = true;
-                events.push(Event::Start(Tag::CodeBlock(kind)));
+                events.push(Event::Start(Tag::CodeBlock(CodeBlockKind::Indented)));
             }
             Event::End(TagEnd::CodeBlock) => {
                 in_code_block = false;
                 events.push(Event::End(TagEnd::CodeBlock));
             }
-            Event::Code(code) if in_link == 0 => {
-                match links.link(&code, &format!("<code>{}</code>", escape(&code))) {
-                    Some(link) => events.push(Event::InlineHtml(CowStr::from(link))),
-                    None => events.push(Event::Code(code)),
-                }
+            Event::Code(code) => {
+                let shown = format!("<code>{}</code>", escape(&code));
+                let linked = match in_link {
+                    0 => links.link(&code, &shown),
+                    _ => None,
+                };
+                events.push(written(linked.unwrap_or(shown)));
             }
-            Event::Text(text) if in_link == 0 && !in_code_block => match linkify(&text, links) {
-                Some(html) => events.push(Event::InlineHtml(CowStr::from(html))),
-                None => events.push(Event::Text(text)),
-            },
+            Event::Text(text) => {
+                let linked = match in_link == 0 && !in_code_block {
+                    true => linkify(&text, links),
+                    false => None,
+                };
+                events.push(written(linked.unwrap_or_else(|| escape(&text))));
+            }
+            // Raw HTML is text; a block of it a paragraph.
+            Event::Html(raw) | Event::InlineHtml(raw) => events.push(written(escape(&raw))),
+            Event::Start(Tag::HtmlBlock) => events.push(Event::Start(Tag::Paragraph)),
+            Event::End(TagEnd::HtmlBlock) => events.push(Event::End(TagEnd::Paragraph)),
+            // Tables: a column's alignment is a class, not a style
+            // attribute, which the pages' Content-Security-Policy forbids.
+            Event::Start(Tag::Table(columns)) => {
+                alignments = columns;
+                events.push(written("<table>".into()));
+            }
+            Event::Start(Tag::TableHead) => {
+                (in_head, column) = (true, 0);
+                events.push(written("<thead><tr>".into()));
+            }
+            Event::End(TagEnd::TableHead) => {
+                in_head = false;
+                events.push(written("</tr></thead><tbody>\n".into()));
+            }
+            Event::Start(Tag::TableRow) => {
+                column = 0;
+                events.push(written("<tr>".into()));
+            }
+            Event::End(TagEnd::TableRow) => events.push(written("</tr>\n".into())),
+            Event::Start(Tag::TableCell) => {
+                let cell = if in_head { "th" } else { "td" };
+                let class = alignment_class(alignments.get(column));
+                events.push(written(format!("<{cell}{class}>")));
+            }
+            Event::End(TagEnd::TableCell) => {
+                let cell = if in_head { "th" } else { "td" };
+                column += 1;
+                events.push(written(format!("</{cell}>")));
+            }
+            Event::End(TagEnd::Table) => events.push(written("</tbody></table>\n".into())),
+            // What the options leave off, as text should it come.
+            Event::FootnoteReference(name) => {
+                events.push(written(escape(&format!("[^{name}]"))));
+            }
+            Event::TaskListMarker(done) => {
+                events.push(written(if done { "[x] " } else { "[ ] " }.into()));
+            }
+            Event::InlineMath(math) | Event::DisplayMath(math) => {
+                events.push(written(escape(&math)));
+            }
             other => events.push(other),
         }
     }
     let mut html = String::new();
     pulldown_cmark::html::push_html(&mut html, events.into_iter());
-    // The writer percent-encodes the root marker of a link.
-    html.replace("%01R%01", super::html::ROOT)
+    html
 }
 
 /// Markdown of one paragraph (a summary, a description) as inline HTML,
@@ -256,6 +337,49 @@ mod tests {
         );
         assert!(html.contains(" and r and "), "{html}");
         assert!(html.contains("<a href=\"https://x.org\">w</a>"), "{html}");
+    }
+
+    #[test]
+    fn raw_html_is_text() {
+        let html = to_html(
+            "<img src=x onerror=alert(1)> <FUNCTION NAME>\n\n<div onclick=\"x\">\n\n<!-- c -->",
+            Some("gaps"),
+            &links(),
+        );
+        assert_eq!(
+            html,
+            "<p>&lt;img src=x onerror=alert(1)&gt; &lt;FUNCTION NAME&gt;</p>\n\
+             <p>&lt;div onclick=&quot;x&quot;&gt;\n</p>\n<p>&lt;!-- c --&gt;</p>\n"
+        );
+    }
+
+    #[test]
+    fn links_of_unsafe_schemes_keep_their_text_only() {
+        let html = to_html(
+            "[a](javascript:alert(1)) [b](JAVASCRIPT://%0aalert(2)) [c](&#106;avascript:x) \
+             [d](data:text/html,x) <javascript:alert(3)> [e][r] ![f](javascript:x) \
+             ![g](https://example.org/g.png \"t\\\"\") [![h](x.png)](https://example.org/?a&b)\n\n\
+             [r]: vbscript:x",
+            Some("gaps"),
+            &links(),
+        );
+        assert_eq!(
+            html,
+            "<p>a b c d javascript:alert(3) e f \
+             <a href=\"https://example.org/g.png\" title=\"t&quot;\">g</a> \
+             <a href=\"https://example.org/?a&amp;b\">h</a></p>\n"
+        );
+    }
+
+    #[test]
+    fn table_alignments_are_classes() {
+        let html = to_html("| a | b |\n| :-: | --: |\n| 1 | 2 |\n", None, &links());
+        assert!(
+            html.contains("<th class=center>a</th><th class=right>b</th>")
+                && html.contains("<td class=center>1</td><td class=right>2</td>")
+                && !html.contains("style="),
+            "{html}"
+        );
     }
 
     #[test]

@@ -18,11 +18,25 @@
 //!   matrix run (`--matrix DIR`);
 //! - `coverage.html`, `notes/` (the spec-notes), `search.html`.
 //!
+//!
+//! Suites, notes and matrix files come from other people's pull requests
+//! and the site is published, so everything a page shows from them is
+//! escaped ([`html::escape_into`]) or rendered by [`markdown`] with raw
+//! HTML shown as text and only http, https, mailto and the site's own
+//! links kept; a name that makes a path (a suite file's, a note's, an
+//! implementation's) becomes safe segments ([`html::segment`]), and
+//! [`Site::write`] writes nothing outside its folder. Every page carries a
+//! Content-Security-Policy that allows the site's own scripts and styles
+//! only; `docs --check` holds the pages to [`check`] and the links to
+//! [`broken_links_of`] before anything is written ([`Site::problems`]).
+//!
 //! Modules: [`notation`] (values, types, inputs and expectations as text),
 //! [`highlight`] (source text by the reference interpreter's lexer),
-//! [`markdown`], [`html`] (the page frame), [`results`] (a matrix run's
-//! details), `pages` and `case_page` (the pages), [`show`] (the terminal).
+//! [`markdown`], [`html`] (escaping, safe paths and URLs, the page frame),
+//! [`check`] (the markup check), [`results`] (a matrix run's details),
+//! `pages` and `case_page` (the pages), [`show`] (the terminal).
 
+pub mod check;
 pub mod highlight;
 pub mod html;
 pub mod markdown;
@@ -54,12 +68,9 @@ pub struct Note {
 }
 
 impl Note {
-    /// Its page on the site.
+    /// Its page on the site ([`note_page`]).
     pub fn page(&self) -> String {
-        match self.path.as_str() {
-            "README.md" => "notes/index.html".into(),
-            path => format!("notes/{}", path.replace(".md", ".html")),
-        }
+        note_page(&self.path)
     }
 
     /// The folder of the note below `spec-notes/`, for its relative links.
@@ -91,14 +102,37 @@ pub fn document_page(file: &str) -> String {
         Some(d) => format!("spec/{}.html", d.short),
         None => format!(
             "spec/{}.html",
-            file.replace(|c: char| !c.is_ascii_alphanumeric() && c != '-', "-")
+            html::segment(&file.replace(|c: char| !c.is_ascii_alphanumeric() && c != '-', "-"))
         ),
     }
 }
 
 /// The page of a suite file: `suite/FILE.html`.
 pub fn file_page(file: &SuiteFile) -> String {
-    format!("suite/{}.html", file.id)
+    suite_page(&file.id)
+}
+
+/// The page of the suite file of id `id` (`native/expr-splat-full`):
+/// `suite/native/expr-splat-full.html`, each part of the id a safe
+/// [`html::segment`] (as `site.js` makes it).
+pub fn suite_page(id: &str) -> String {
+    html::named_page("suite", id)
+}
+
+/// The page of a note, by its path below `spec-notes/` (`gaps/x.md`):
+/// `notes/gaps/x.html`, each part a safe [`html::segment`]; the README's
+/// is `notes/index.html`.
+pub fn note_page(path: &str) -> String {
+    match path {
+        "README.md" => "notes/index.html".into(),
+        path => html::named_page("notes", path.strip_suffix(".md").unwrap_or(path)),
+    }
+}
+
+/// The page of an implementation of a matrix run: `impl/NAME.html`, its
+/// name one safe [`html::segment`] (a `/` in it encoded too).
+pub fn implementation_page(name: &str) -> String {
+    format!("impl/{}.html", html::segment(name))
 }
 
 /// The documents the requirements cite, in the order of the document
@@ -233,9 +267,49 @@ pub struct Built {
     pub bytes: u64,
 }
 
-/// Writes the site of `suite` (and of the results of a matrix run) to
-/// `out`, replacing the files it writes; other files there are left.
-pub fn build_site(suite: &Suite, results: Option<&Results>, out: &Path) -> Result<Built, String> {
+/// The site, made in memory: every file's path below the site's root
+/// (with `/`) and text, pages first.
+#[derive(Clone, Debug, Default)]
+pub struct Site {
+    pub files: Vec<(String, String)>,
+    /// How many of the files are pages.
+    pub pages: usize,
+}
+
+/// The names from outside that name pages (suite files and their
+/// folders, notes, implementations) refused when too long, and two pages
+/// at one path (a suite file `suite/index.yaml` and the suite's index).
+fn check_names(suite: &Suite, results: Option<&Results>, pages: &[Page]) -> Result<(), String> {
+    for file in &suite.files {
+        for part in file.id.split('/') {
+            html::check_segment("a suite file or folder", part)?;
+        }
+    }
+    for note in suite.notes() {
+        for part in note.0.split('/') {
+            html::check_segment("a spec-note or its folder", part)?;
+        }
+    }
+    for i in results.map_or(&[][..], |r| &r.implementations) {
+        html::check_segment("an implementation of the matrix", &i.name)?;
+    }
+    let mut paths = BTreeSet::new();
+    for page in pages {
+        if !paths.insert(page.path.as_str()) {
+            return Err(format!(
+                "two pages of the site would be {}: rename the suite file, spec-note or \
+                 implementation it is named after",
+                page.path.escape_debug()
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Makes the site of `suite` (and of the results of a matrix run), in
+/// memory; refuses names from outside that cannot be pages
+/// ([`html::check_segment`], two pages at one path).
+pub fn render_site(suite: &Suite, results: Option<&Results>) -> Result<Site, String> {
     let context = Context::new(suite, results)?;
     let mut pages: Vec<Page> = Vec::new();
     pages.push(pages::home(&context));
@@ -251,6 +325,7 @@ pub fn build_site(suite: &Suite, results: Option<&Results>, out: &Path) -> Resul
         pages.push(pages::matrix(&context, results));
         pages.extend(pages::implementation_pages(&context, results));
     }
+    check_names(suite, results, &pages)?;
     let has_matrix = results.is_some();
     let mut files: Vec<(String, String)> = pages
         .iter()
@@ -265,22 +340,117 @@ pub fn build_site(suite: &Suite, results: Option<&Results>, out: &Path) -> Resul
     if let Some(results) = results {
         files.push(("assets/verdicts.js".into(), results.script(suite)));
     }
-    let mut built = Built {
+    Ok(Site {
+        files,
         pages: pages.len(),
-        ..Built::default()
-    };
-    for (path, text) in &files {
-        let target = out.join(path);
-        if let Some(parent) = target.parent() {
-            std::fs::create_dir_all(parent)
-                .map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
+    })
+}
+
+impl Site {
+    /// What `docs --check` finds wrong with the site, before it is
+    /// written, as `PAGE: PROBLEM`: live HTML that is not the site's own
+    /// ([`check::markup_problems`]: elements, attributes, scripts and URLs
+    /// the site does not write, a page without its Content-Security-
+    /// Policy), and links that do not resolve ([`broken_links_of`]).
+    pub fn problems(&self) -> Vec<String> {
+        let mut problems = Vec::new();
+        for (path, text) in &self.files {
+            if path.ends_with(".html") {
+                problems.extend(
+                    check::markup_problems(path, text)
+                        .into_iter()
+                        .map(|p| format!("{path}: {p}")),
+                );
+            }
         }
-        std::fs::write(&target, text)
-            .map_err(|e| format!("cannot write {}: {e}", target.display()))?;
-        built.files += 1;
-        built.bytes += text.len() as u64;
+        let pages = self.files.iter().map(|(p, t)| (p.clone(), t.as_str()));
+        let others: BTreeSet<String> = self
+            .files
+            .iter()
+            .filter(|(p, _)| !p.ends_with(".html"))
+            .map(|(p, _)| p.clone())
+            .collect();
+        problems.extend(
+            broken_links_of(pages.filter(|(p, _)| p.ends_with(".html")), &|f| {
+                others.contains(f)
+            })
+            .into_iter()
+            .map(|b| format!("{b}: a broken link")),
+        );
+        problems
     }
-    Ok(built)
+
+    /// Writes the site to `out` (created if need be), replacing the files
+    /// it writes; other files there are left. Every file's path is checked
+    /// to stay inside `out`, its folders included (none of them a link out
+    /// of it).
+    pub fn write(&self, out: &Path) -> Result<Built, String> {
+        std::fs::create_dir_all(out)
+            .map_err(|e| format!("cannot create {}: {e}", out.display()))?;
+        let root = out
+            .canonicalize()
+            .map_err(|e| format!("cannot read {}: {e}", out.display()))?;
+        let mut built = Built {
+            pages: self.pages,
+            ..Built::default()
+        };
+        for (path, text) in &self.files {
+            let target = inside(&root, path)?;
+            std::fs::write(&target, text)
+                .map_err(|e| format!("cannot write {}: {e}", target.display()))?;
+            built.files += 1;
+            built.bytes += text.len() as u64;
+        }
+        Ok(built)
+    }
+}
+
+/// The file at `path` (relative, with `/`) below the folder `root`
+/// (canonical), its folders created one by one: refused unless every part
+/// of the path is a plain name, every folder on the way (links resolved)
+/// is inside `root`, and the file is no link.
+fn inside(root: &Path, path: &str) -> Result<std::path::PathBuf, String> {
+    use std::path::Component;
+    let refuse = |why: &str| {
+        Err(format!(
+            "refusing to write {} outside the site's folder {}: {why}",
+            path.escape_debug(),
+            root.display()
+        ))
+    };
+    let relative = Path::new(path);
+    let plain = relative
+        .components()
+        .all(|c| matches!(c, Component::Normal(_)));
+    if !plain || path.is_empty() || path.contains('\\') || path.contains('\0') {
+        return refuse("its path is not a plain relative one");
+    }
+    let mut folder = root.to_path_buf();
+    let parts: Vec<_> = relative.components().collect();
+    for part in &parts[..parts.len().saturating_sub(1)] {
+        folder.push(part);
+        if !folder.exists() {
+            std::fs::create_dir(&folder)
+                .map_err(|e| format!("cannot create {}: {e}", folder.display()))?;
+        }
+        let real = folder
+            .canonicalize()
+            .map_err(|e| format!("cannot read {}: {e}", folder.display()))?;
+        if !real.starts_with(root) || !real.is_dir() {
+            return refuse("one of its folders leads elsewhere");
+        }
+    }
+    let target = root.join(relative);
+    if target.is_symlink() {
+        return refuse("it is a symbolic link");
+    }
+    Ok(target)
+}
+
+/// Makes the site of `suite` (and of the results of a matrix run) and
+/// writes it to `out` ([`render_site`], [`Site::write`]).
+pub fn build_site(suite: &Suite, results: Option<&Results>, out: &Path) -> Result<Built, String> {
+    render_site(suite, results)?.write(out)
 }
 
 /// The ids a page defines (`id="..."`) and the links it holds
@@ -350,7 +520,7 @@ pub fn script_links(html: &str) -> Vec<String> {
         .map_or(String::new(), |(root, _)| unescape(root));
     let case = |id: &str| {
         let file = id.split("::").next().unwrap_or(id);
-        format!("{root}suite/{file}.html#{}", html::fragment(id))
+        format!("{root}{}#{}", suite_page(file), html::fragment(id))
     };
     let texts = |pattern: &str| {
         let mut found: Vec<(String, String)> = Vec::new();
@@ -405,7 +575,7 @@ pub fn script_links(html: &str) -> Vec<String> {
         ));
     }
     for (file, names) in texts(CASE_LIST) {
-        links.push(format!("{root}suite/{file}.html"));
+        links.push(format!("{root}{}", suite_page(&file)));
         for name in items(&names) {
             links.push(case(&format!("{file}::{name}")));
         }
@@ -420,6 +590,7 @@ pub fn script_links(html: &str) -> Vec<String> {
 
 fn unescape(text: &str) -> String {
     text.replace("&quot;", "\"")
+        .replace("&#39;", "'")
         .replace("&lt;", "<")
         .replace("&gt;", ">")
         .replace("&amp;", "&")
@@ -429,7 +600,7 @@ fn unescape(text: &str) -> String {
 /// resolve (its file missing, or its anchor not an id of that file), as
 /// `PAGE: LINK`.
 pub fn broken_links(dir: &Path) -> Result<Vec<String>, String> {
-    let mut pages: BTreeMap<String, (BTreeSet<String>, Vec<String>)> = BTreeMap::new();
+    let mut pages: Vec<(String, String)> = Vec::new();
     for entry in walkdir::WalkDir::new(dir)
         .into_iter()
         .filter_map(Result::ok)
@@ -444,11 +615,29 @@ pub fn broken_links(dir: &Path) -> Result<Vec<String>, String> {
             .unwrap_or(path)
             .to_string_lossy()
             .replace('\\', "/");
-        let (ids, links) = ids_and_links(&text);
-        pages.insert(relative, (ids.into_iter().collect(), links));
+        pages.push((relative, text));
+    }
+    Ok(broken_links_of(
+        pages.iter().map(|(p, t)| (p.clone(), t.as_str())),
+        &|file| dir.join(file).is_file(),
+    ))
+}
+
+/// Every link of `pages` (each its path from the site's root, and its
+/// HTML) that points inside the site and does not resolve: to a page
+/// missing or without its anchor, or to another file (`is_file`, by path
+/// from the root) missing; as `PAGE: LINK`.
+pub fn broken_links_of<'a>(
+    pages: impl Iterator<Item = (String, &'a str)>,
+    is_file: &dyn Fn(&str) -> bool,
+) -> Vec<String> {
+    let mut read: BTreeMap<String, (BTreeSet<String>, Vec<String>)> = BTreeMap::new();
+    for (path, text) in pages {
+        let (ids, links) = ids_and_links(text);
+        read.insert(path, (ids.into_iter().collect(), links));
     }
     let mut broken = Vec::new();
-    for (page, (_, links)) in &pages {
+    for (page, (_, links)) in &read {
         for link in links {
             if link.contains("://") || link.starts_with("mailto:") {
                 continue;
@@ -457,18 +646,18 @@ pub fn broken_links(dir: &Path) -> Result<Vec<String>, String> {
                 Some((t, a)) => (t, Some(percent_decode(a))),
                 None => (link.as_str(), None),
             };
-            let target = target.split('?').next().unwrap_or("");
+            let target = percent_decode(target.split('?').next().unwrap_or(""));
             let resolved = if target.is_empty() {
                 Some(page.clone())
             } else {
-                resolve(page, target)
+                resolve(page, &target)
             };
             let ok = match resolved {
-                Some(file) if file.ends_with(".html") => match pages.get(&file) {
+                Some(file) if file.ends_with(".html") => match read.get(&file) {
                     Some((ids, _)) => anchor.is_none_or(|a| ids.contains(&a)),
                     None => false,
                 },
-                Some(file) => dir.join(&file).is_file() && anchor.is_none(),
+                Some(file) => is_file(&file) && anchor.is_none(),
                 None => false,
             };
             if !ok {
@@ -476,7 +665,7 @@ pub fn broken_links(dir: &Path) -> Result<Vec<String>, String> {
             }
         }
     }
-    Ok(broken)
+    broken
 }
 
 /// `target` relative to the page `page`, as a path from the root; `None`

@@ -6,7 +6,7 @@ use super::case_page::area_slug;
 use super::html::{escape, fragment, href, Page};
 use super::markdown;
 use super::results::{Implementation, Results, Verdict};
-use super::{cited_documents, document_page, file_page, Context};
+use super::{cited_documents, document_page, file_page, implementation_page, suite_page, Context};
 use crate::areas;
 use crate::documents;
 use crate::requirements::{coverage as coverage_of, finished_areas, SectionCoverage};
@@ -156,7 +156,7 @@ the README's CI section has a complete adapter and script.</p>\
         let d = documents::document(&doc);
         let title = escape(documents::title(&doc));
         let published = d.and_then(|d| d.url).map_or(String::new(), |u| {
-            format!(" (<a href=\"{u}\">published</a>)")
+            format!(" (<a href=\"{}\">published</a>)", escape(u))
         });
         let _ = write!(
             body,
@@ -265,7 +265,7 @@ requirements and the cases that pin them.</p>{}",
             escape(&doc)
         );
         if let Some(url) = d.and_then(|d| d.url) {
-            let _ = write!(body, " · <a href=\"{url}\">published text</a>");
+            let _ = write!(body, " · <a href=\"{}\">published text</a>", escape(url));
         }
         body.push_str("</p><nav class=toc><ol>");
         let sections = sections(context, &doc);
@@ -305,7 +305,8 @@ requirements and the cases that pin them.</p>{}",
             if let Some(url) = d.and_then(|d| d.url) {
                 let _ = write!(
                     body,
-                    " · <a href=\"{url}#{}\">in the published text</a>",
+                    " · <a href=\"{}#{}\">in the published text</a>",
+                    escape(url),
                     fragment(anchor)
                 );
             }
@@ -598,7 +599,7 @@ does not declare. Each figure links to its cases.</p><table class=matrix><tr><th
         let _ = write!(
             body,
             "<th><a href=\"{}\">{}</a></th>",
-            href(&format!("impl/{}.html", i.name), None),
+            href(&implementation_page(&i.name), None),
             escape(&heading(i))
         );
     }
@@ -638,7 +639,7 @@ does not declare. Each figure links to its cases.</p><table class=matrix><tr><th
                     }] += 1;
                 }
             }
-            let page = format!("impl/{}.html", i.name);
+            let page = implementation_page(&i.name);
             let anchor = |status: &str| area.map(|a| format!("{}-{status}", area_slug(a)));
             let _ = write!(
                 body,
@@ -659,7 +660,7 @@ does not declare. Each figure links to its cases.</p><table class=matrix><tr><th
         let _ = write!(
             body,
             "<li><a href=\"{}\">{}</a>: {}",
-            href(&format!("impl/{}.html", i.name), None),
+            href(&implementation_page(&i.name), None),
             escape(&heading(i)),
             escape(&i.description)
         );
@@ -691,7 +692,7 @@ fn files_of(cases: &[(&Case, &Verdict)], out: &mut String) {
         let _ = write!(
             out,
             "{comma}<a href=\"{}\">{}</a> ({count})",
-            href(&format!("suite/{file}.html"), None),
+            href(&suite_page(file), None),
             escape(file)
         );
     }
@@ -821,7 +822,7 @@ pub fn implementation_pages(context: &Context, results: &Results) -> Vec<Page> {
             files_of(passed, &mut body);
             body.push_str("</p>");
         }
-        pages.push(Page::new(format!("impl/{}.html", i.name), heading(i), body));
+        pages.push(Page::new(implementation_page(&i.name), heading(i), body));
     }
     pages
 }

@@ -1,12 +1,28 @@
 // The site's one script (hcl-conformance docs): an old case address
 // (index.html#FILE::NAME) leads to the case, and search.html searches the
 // index assets/search-index.js, in this copy of the site, with no network.
+// The page of a suite file by its id, `suite/PART/PART.html`, each part
+// of the id a safe segment as docs/html.rs (segment) makes it: ASCII
+// letters, digits, `-`, `_` and `.` but a leading one kept, every other
+// byte of its UTF-8 written `~XX`.
+function hclSuitePage(id) {
+  var segment = function (name) {
+    var bytes = new TextEncoder().encode(name), out = "";
+    for (var i = 0; i < bytes.length; i++) {
+      var c = String.fromCharCode(bytes[i]);
+      if (/[A-Za-z0-9_-]/.test(c) || (c === "." && i > 0)) out += c;
+      else out += "~" + (bytes[i] < 16 ? "0" : "") + bytes[i].toString(16).toUpperCase();
+    }
+    return out || "~";
+  };
+  return "suite/" + id.split("/").map(segment).join("/") + ".html";
+}
 (function () {
   "use strict";
   var root = document.body.getAttribute("data-root") || "";
   var hash = decodeURIComponent(location.hash.slice(1));
   if (/(^|\/)index\.html$|\/$/.test(location.pathname) && root === "" && hash.indexOf("::") > 0) {
-    location.replace("suite/" + hash.split("::")[0] + ".html" + location.hash);
+    location.replace(hclSuitePage(hash.split("::")[0]) + location.hash);
     return;
   }
   var results = document.getElementById("results");
@@ -20,8 +36,8 @@
   if (!words.length) return;
   var fragment = function (id) { return encodeURIComponent(id).replace(/%2F/g, "/").replace(/%3A/g, ":"); };
   var link = function (e) {
-    if (e[0] === "file") return "suite/" + e[1] + ".html";
-    if (e[0] === "case") return "suite/" + e[1].split("::")[0] + ".html#" + fragment(e[1]);
+    if (e[0] === "file") return hclSuitePage(e[1]);
+    if (e[0] === "case") return hclSuitePage(e[1].split("::")[0]) + "#" + fragment(e[1]);
     return "spec/" + e[1].split(".")[0] + ".html#" + fragment(e[1]);
   };
   var order = { section: 0, file: 1, requirement: 3, case: 2, note: 4 };
@@ -78,7 +94,7 @@
 (function () {
   var root = document.body.getAttribute("data-root") || "";
   var fragment = function (id) { return encodeURIComponent(id).replace(/%2F/g, "/").replace(/%3A/g, ":"); };
-  var caseHref = function (id) { return root + "suite/" + id.split("::")[0] + ".html#" + fragment(id); };
+  var caseHref = function (id) { return root + hclSuitePage(id.split("::")[0]) + "#" + fragment(id); };
   var items = function (text) { return text.split(/[\s,]+/).filter(Boolean); };
   var link = function (href, text) {
     var a = document.createElement("a");
@@ -99,7 +115,7 @@
   document.querySelectorAll("[data-f]").forEach(function (list) {
     var file = list.getAttribute("data-f"), names = items(list.textContent);
     list.textContent = "";
-    list.appendChild(link(root + "suite/" + file + ".html", file));
+    list.appendChild(link(root + hclSuitePage(file), file));
     list.appendChild(document.createTextNode(": "));
     names.forEach(function (name, i) {
       if (i) list.appendChild(document.createTextNode(", "));
