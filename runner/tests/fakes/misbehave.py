@@ -2,8 +2,9 @@
 """A fake implementation that misbehaves in one chosen way, for the runner's
 robustness tests. It answers `hello` properly, then, for case requests,
 does what MODE says. The flooding modes (`flood-no-newline`,
-`flood-lines`, `answers-60mib`, `answers-of` SIZE) and the escaping one
-(`escapes`) are the attacks of runner/tests/hostile_implementation.rs.
+`flood-lines`), the long answers (`answers-60mib`, `answers-of SIZE`,
+`numbers-of SIZE`) and the escapes (`escapes`) are the attacks of
+runner/tests/hostile_implementation.rs.
 
 Given a file after MODE, it first starts a helper process that sleeps in
 the background (as an implementation's own helper might), and appends the
