@@ -14,6 +14,8 @@
 //! - [`suite`]: the case format (`suite/README.md`): loading and checking
 //!   case files, and the suite embedded at build time.
 //! - [`needs`]: what a case needs of an implementation (kinds, features).
+//! - [`terminal`]: text from outside as a terminal may show it (control
+//!   characters escaped, long text cut), for the runner and `show`.
 
 pub mod areas;
 pub mod documents;
@@ -22,5 +24,6 @@ pub mod needs;
 pub mod profiles;
 pub mod requirements;
 pub mod suite;
+pub mod terminal;
 pub mod values;
 pub mod wire;

@@ -2,11 +2,13 @@
 //!
 //! A mismatch names the first difference by its path (`.a[2]: expected
 //! string "x", got number 1`), and shows expected against actual as a diff
-//! of one rendering of both: the answer as JSON.
+//! of one rendering of both: the answer as JSON, each cut to
+//! [`SHOWN_BYTES`] (a longer answer is cut, not diffed whole).
 
 use crate::kinds::Body;
 use crate::suite::{Expectation, Expected, ExpectedValue};
 use crate::wire::{Attribute, Outcome};
+use hcl_conformance_format::terminal::{CutWriter, SHOWN_BYTES};
 use hcl_interpreter::{Phase, Type, Value};
 use serde_json::{json, Value as Json};
 
@@ -82,7 +84,13 @@ pub fn check_with(
     let Some(first_difference) = first_difference(expect, outcome, grading) else {
         return Ok(());
     };
-    let render = |json: Json| serde_json::to_string_pretty(&json).unwrap_or_default() + "\n";
+    // Cut as it is written: an answer of any size makes a diff of bounded
+    // size and time.
+    let render = |json: Json| {
+        let mut out = CutWriter::new(SHOWN_BYTES);
+        let _ = serde_json::to_writer_pretty(&mut out, &json);
+        out.finish() + "\n"
+    };
     Err(Mismatch {
         first_difference,
         expected: render(expected_json(expect, grading.parse_only)),

@@ -21,6 +21,7 @@ use hcl_conformance::versions::{
 };
 use hcl_conformance::wire::HelloAnswer;
 use hcl_conformance_format::profiles::{known_profile, PROFILES};
+use hcl_conformance_format::terminal::escape_controls;
 use std::collections::BTreeSet;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -305,9 +306,10 @@ fn usage_error(message: &str) -> ! {
         .exit()
 }
 
-/// A problem of the command's inputs: a message, and status 2.
+/// A problem of the command's inputs: a message, and status 2. (It may
+/// quote an implementation's answer or standard error: escaped.)
 fn fail(message: impl std::fmt::Display) -> ExitCode {
-    eprintln!("hcl-conformance: {message}");
+    eprintln!("hcl-conformance: {}", escape_controls(&message.to_string()));
     ExitCode::from(2)
 }
 
@@ -320,7 +322,9 @@ fn load(suite: &SuiteArg) -> Result<Suite, ExitCode> {
         // Not the suite folder at all: not a problem of case files.
         [only] if Some(&only.path) == suite.suite.as_ref() => fail(only),
         _ => {
-            errors.iter().for_each(|e| eprintln!("suite bug: {e}"));
+            errors
+                .iter()
+                .for_each(|e| eprintln!("suite bug: {}", escape_controls(&e.to_string())));
             let n = errors.len();
             fail(format!("{n} problem(s) in the suite's case files; fix them (suite/README.md describes the format)"))
         }
@@ -752,7 +756,9 @@ fn run(args: &RunArgs, suite: &Suite) -> ExitCode {
         known_failures,
     };
     let text = args.format == Format::Text;
+    // Verdicts and the summary quote the implementation: escaped.
     let say = |line: &str| {
+        let line = escape_controls(line);
         if text {
             println!("{line}")
         } else {

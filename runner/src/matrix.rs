@@ -24,6 +24,7 @@ use crate::subprocess::{ImplementationCommand, Pool};
 use crate::suite::{Suite, SPEC_PROFILE};
 use crate::wire::Capabilities;
 use hcl_conformance_format::profiles::known_profile;
+use hcl_conformance_format::terminal::escape_controls;
 use indexmap::IndexMap;
 use serde::Deserialize;
 use serde_json::json;
@@ -357,8 +358,10 @@ pub fn run_matrix(
             .and_then(|()| std::fs::write(&path, text));
         written.map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
+    // The table quotes each implementation's answer to `hello`: escaped.
     println!(
-        "{markdown}\n  written: {}/matrix.md, matrix-details.json, known-failures/",
+        "{}\n  written: {}/matrix.md, matrix-details.json, known-failures/",
+        escape_controls(&markdown),
         out.display()
     );
     let mut matches = true;

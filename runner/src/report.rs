@@ -7,6 +7,7 @@ use crate::run::{CaseRecord, Status};
 use crate::suite::{Origin, Suite};
 use crate::versions::suite_version;
 use crate::wire::{HelloAnswer, PROTOCOL_VERSION};
+use hcl_conformance_format::terminal::escape_controls;
 use quick_junit::{NonSuccessKind, TestCase, TestCaseStatus, TestSuite};
 use schemars::JsonSchema;
 use serde::Serialize;
@@ -191,7 +192,8 @@ impl Report {
     }
 
     /// Markdown: the table, and each case that fails the run with its
-    /// reason.
+    /// reason; control characters from the implementation escaped (it is
+    /// read in terminals too).
     pub fn markdown(&self) -> String {
         let mut out = format!(
             "# hcl-conformance: {}\n\nProfile: `{}`\n\n{}",
@@ -210,7 +212,7 @@ impl Report {
                 r.reason
             );
         }
-        out
+        escape_controls(&out).into_owned()
     }
 }
 

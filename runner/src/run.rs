@@ -7,8 +7,10 @@ use crate::known_failures::KnownFailures;
 use crate::needs::{self, missing_capabilities};
 use crate::suite::{Case, CaseInput, Expectation};
 use crate::wire::{Capabilities, Outcome};
+use hcl_conformance_format::terminal::{cut, SHOWN_BYTES, SHOWN_LINE_BYTES};
 use schemars::JsonSchema;
 use serde::Serialize;
+use std::borrow::Cow;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
@@ -103,15 +105,22 @@ pub struct CaseRecord {
 }
 
 impl CaseRecord {
+    /// A record whose reason and message, which may hold any amount of an
+    /// implementation's output, are cut to the sizes shown
+    /// ([`SHOWN_LINE_BYTES`], [`SHOWN_BYTES`]).
     fn new(case: &Case, status: Status, reason: String, message: String) -> CaseRecord {
         let (id, area, kind) = (case.id.clone(), case.area, Named(case.input.kind()));
+        let kept = |text: String, max| match cut(&text, max) {
+            Cow::Borrowed(_) => text,
+            Cow::Owned(cut) => cut,
+        };
         CaseRecord {
             id,
             area,
             kind,
             status,
-            reason,
-            message,
+            reason: kept(reason, SHOWN_LINE_BYTES),
+            message: kept(message, SHOWN_BYTES),
             needs: Vec::new(),
             seconds: 0.0,
             error_grade: None,

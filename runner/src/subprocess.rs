@@ -6,6 +6,12 @@
 //! that crashed, hung, or answered garbage is killed, so one misbehaving case
 //! costs only itself; the next case starts a fresh process.
 //!
+//! A process's standard output is read by a thread of its own, within
+//! bounds ([`MAX_ANSWER_BYTES`], [`MAX_BUFFERED_BYTES`],
+//! [`MAX_UNASKED_LINES`]): a process that writes past them is killed at
+//! once, between cases too, and the case waiting, or the next case to take
+//! the process, sees why.
+//!
 //! Every process leads a process group of its own, and killing it kills the
 //! whole group, so that what it started (a wrapper script's interpreter, a
 //! helper in the background) goes with it. The groups still running are
@@ -15,27 +21,37 @@
 use crate::suite::CaseInput;
 use crate::wire::PROTOCOL_VERSION;
 use crate::wire::{outcome_from_answer, Capabilities, Hello, HelloAnswer, Outcome, RequestLine};
+use hcl_conformance_format::terminal;
 use nix::sys::signal::{killpg, Signal};
 use nix::unistd::Pid;
 use serde_json::Value as Json;
 use std::collections::{BTreeSet, VecDeque};
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufReader, Read, Write};
 use std::os::unix::process::CommandExt;
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::mpsc::{self, Sender};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-/// An answer longer than this is refused and its process killed.
-pub const MAX_ANSWER_BYTES: usize = 64 << 20;
+// What the runner holds of an implementation's output (runner/PROTOCOL.md
+// § What the runner reads and shows): a process that writes more is killed
+// with its group, and the next case starts a fresh one.
+
+/// The longest answer line read: a longer one is a broken answer.
+pub const MAX_ANSWER_BYTES: usize = 512 << 10;
+/// The most output of one process held while no case has taken it: the
+/// lines read and not yet taken, and the line being read.
+pub const MAX_BUFFERED_BYTES: usize = 1 << 20;
+/// How many lines a process may write beyond the requests it was sent.
+pub const MAX_UNASKED_LINES: u64 = 16;
 /// The least time the `hello` handshake gets, start-up included.
 pub const HELLO_TIMEOUT: Duration = Duration::from_secs(30);
 /// How long a process that closed its output gets to exit by itself (at
 /// most: never longer than the case's time limit) before it is killed.
 pub const EXIT_GRACE: Duration = Duration::from_secs(1);
 /// How much of an implementation's standard error is kept, from the end.
-const STDERR_TAIL_BYTES: usize = 4096;
+pub const STDERR_TAIL_BYTES: usize = 4096;
 
 /// How to start the implementation, and how long a case may take.
 #[derive(Clone, Debug)]
@@ -134,23 +150,216 @@ pub fn stop_on_every_way_out() {
     }));
 }
 
-/// One line read from the implementation's standard output, or none in
-/// time (`TimedOut`, which the reader never sends).
+/// What waiting for an answer line gives.
 enum Line {
     Text(Vec<u8>),
+    /// The line being read grew past [`MAX_ANSWER_BYTES`]; the process was
+    /// killed.
     TooLong,
+    /// The process wrote more than the runner holds for it (why); it was
+    /// killed.
+    Flooded(String),
     Closed,
     TimedOut,
+}
+
+/// Why the reader of a process's standard output stopped.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum End {
+    /// The output closed.
+    Closed,
+    TooLong,
+    Flooded(String),
+}
+
+/// What the reader of a process's standard output has read and the runner
+/// has not yet taken, within the caps: at most [`MAX_BUFFERED_BYTES`], in
+/// lines of at most [`MAX_ANSWER_BYTES`], and at most
+/// [`MAX_UNASKED_LINES`] lines beyond the requests sent.
+#[derive(Default)]
+struct Output {
+    state: Mutex<OutputState>,
+    /// Signalled when a line is read or the reader stops.
+    changed: Condvar,
+}
+
+#[derive(Default)]
+struct OutputState {
+    /// Complete lines, without their newlines, in the order read.
+    lines: VecDeque<Vec<u8>>,
+    /// The bytes of `lines`.
+    held: usize,
+    /// Requests sent, `hello` included.
+    asked: u64,
+    /// Lines read.
+    read: u64,
+    /// Set once the reader stops.
+    end: Option<End>,
+}
+
+impl Output {
+    fn state(&self) -> MutexGuard<'_, OutputState> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Counts a request about to be sent, so that its answer is not a line
+    /// nobody asked for.
+    fn ask(&self) {
+        self.state().asked += 1;
+    }
+
+    /// Holds a line just read; refuses it when it is one too many.
+    fn push(&self, line: Vec<u8>) -> Result<(), End> {
+        let mut state = self.state();
+        state.read += 1;
+        if state.read > state.asked + MAX_UNASKED_LINES {
+            return Err(End::Flooded(format!(
+                "more than {MAX_UNASKED_LINES} lines that no request asked for"
+            )));
+        }
+        state.held += line.len();
+        state.lines.push_back(line);
+        self.changed.notify_all();
+        Ok(())
+    }
+
+    /// Refuses a line being read that would make the output held too
+    /// large, or that is already too long for an answer.
+    fn check(&self, reading: usize) -> Result<(), End> {
+        if reading > MAX_ANSWER_BYTES {
+            return Err(End::TooLong);
+        }
+        if self.state().held + reading > MAX_BUFFERED_BYTES {
+            return Err(End::Flooded(format!(
+                "more than {} bytes of output that no case has taken",
+                terminal::thousands(MAX_BUFFERED_BYTES)
+            )));
+        }
+        Ok(())
+    }
+
+    fn finish(&self, end: End) {
+        self.state().end = Some(end);
+        self.changed.notify_all();
+    }
+
+    /// Whether the reader stopped because the process wrote too much.
+    fn overflowed(&self) -> bool {
+        matches!(self.state().end, Some(End::TooLong | End::Flooded(_)))
+    }
+
+    /// The next line, in the order read; once none is left, why the reader
+    /// stopped; `TimedOut` when neither comes within `timeout`.
+    fn take(&self, timeout: Duration) -> Line {
+        let deadline = Instant::now().checked_add(timeout);
+        let mut state = self.state();
+        loop {
+            if let Some(line) = state.lines.pop_front() {
+                state.held -= line.len();
+                return Line::Text(line);
+            }
+            match &state.end {
+                Some(End::Closed) => return Line::Closed,
+                Some(End::TooLong) => return Line::TooLong,
+                Some(End::Flooded(why)) => return Line::Flooded(why.clone()),
+                None => {}
+            }
+            // No deadline: a time limit too far to be an instant.
+            let left = deadline.map_or(Duration::from_secs(3600), |d| {
+                d.saturating_duration_since(Instant::now())
+            });
+            if left.is_zero() {
+                return Line::TimedOut;
+            }
+            state = match self.changed.wait_timeout(state, left) {
+                Ok((state, _)) => state,
+                Err(e) => e.into_inner().0,
+            };
+        }
+    }
+}
+
+/// Reads a process's standard output into `output`, line by line, until it
+/// closes or breaks a cap; returns why it stopped.
+fn read_output(mut stdout: impl Read, output: &Output) -> End {
+    let mut chunk = vec![0u8; 64 << 10];
+    let mut line = Vec::new();
+    loop {
+        let n = match stdout.read(&mut chunk) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(_) => break,
+        };
+        let mut pieces = chunk[..n].split(|b| *b == b'\n');
+        // The last piece, after the last newline, begins the next line.
+        let mut piece = pieces.next().unwrap_or_default();
+        for next in pieces {
+            line.extend_from_slice(piece);
+            if let Err(end) = output
+                .check(line.len())
+                .and_then(|()| output.push(std::mem::take(&mut line)))
+            {
+                return end;
+            }
+            piece = next;
+        }
+        line.extend_from_slice(piece);
+        if let Err(end) = output.check(line.len()) {
+            return end;
+        }
+    }
+    // The end of the output: a last line without its newline counts.
+    if !line.is_empty() {
+        if let Err(end) = output.push(line) {
+            return end;
+        }
+    }
+    End::Closed
+}
+
+/// Keeps the end of standard error, and marks it read to its end.
+fn keep_tail(stderr: impl Read, tail: &(Mutex<VecDeque<u8>>, AtomicBool)) {
+    let mut reader = BufReader::new(stderr);
+    let mut buffer = [0u8; 4096];
+    while let Ok(n @ 1..) = reader.read(&mut buffer) {
+        let mut kept = tail.0.lock().unwrap_or_else(|e| e.into_inner());
+        kept.extend(&buffer[..n]);
+        let excess = kept.len().saturating_sub(STDERR_TAIL_BYTES);
+        kept.drain(..excess);
+    }
+    tail.1.store(true, Ordering::Release);
+}
+
+/// A process group, as long as its leader has not been reaped: until then
+/// its id cannot have been reused, and another thread may kill it.
+#[derive(Clone)]
+struct Group(Arc<Mutex<Option<i32>>>);
+
+impl Group {
+    fn leader(&self) -> MutexGuard<'_, Option<i32>> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Kills the group, unless its leader has been reaped (then the
+    /// process owning it kills what is left when it stops).
+    fn kill(&self) {
+        if let Some(group) = *self.leader() {
+            kill_group(group);
+        }
+    }
 }
 
 /// A running implementation: the leader of its own process group. Dropping
 /// it kills the group.
 struct Process {
     child: Child,
+    /// Its group, for the reader of its output to kill it when it floods.
+    group: Group,
     /// Requests, for the thread that writes them to its standard input (a
     /// process that does not read must not block the runner).
     requests: Sender<Vec<u8>>,
-    lines: Receiver<Line>,
+    output: Arc<Output>,
     /// The end of its standard error, and whether it has been read to its
     /// end.
     stderr: Arc<(Mutex<VecDeque<u8>>, AtomicBool)>,
@@ -176,8 +385,10 @@ impl Process {
             .stderr(Stdio::piped())
             .spawn()
             .map_err(|e| format!("cannot start `{}`: {e}", command.program))?;
-        running.0.insert(child.id() as i32);
+        let group = child.id() as i32;
+        running.0.insert(group);
         drop(running);
+        let group = Group(Arc::new(Mutex::new(Some(group))));
         let (mut stdin, stdout, stderr) =
             match (child.stdin.take(), child.stdout.take(), child.stderr.take()) {
                 (Some(stdin), Some(stdout), Some(stderr)) => (stdin, stdout, stderr),
@@ -195,23 +406,45 @@ impl Process {
                 }
             }
         });
-        let (sender, lines) = mpsc::channel();
-        std::thread::spawn(move || read_lines(stdout, sender));
+        let output = Arc::new(Output::default());
+        let (reader, killer) = (Arc::clone(&output), group.clone());
+        std::thread::spawn(move || {
+            let end = read_output(stdout, &reader);
+            // A process that writes too much is stopped at once, busy case
+            // or idle; the case, or the next one to take it, sees why.
+            if end != End::Closed {
+                killer.kill();
+            }
+            reader.finish(end);
+        });
         let tail = Arc::new((Mutex::new(VecDeque::new()), AtomicBool::new(false)));
         let writer = Arc::clone(&tail);
         std::thread::spawn(move || keep_tail(stderr, &writer));
         Ok(Process {
             child,
+            group,
             requests,
-            lines,
+            output,
             stderr: tail,
             answered: 0,
             stopped: false,
         })
     }
 
+    /// Whether the process has exited (and then it is reaped).
     fn has_exited(&mut self) -> bool {
-        !matches!(self.child.try_wait(), Ok(None))
+        let mut leader = self.group.leader();
+        let exited = !matches!(self.child.try_wait(), Ok(None));
+        if exited {
+            *leader = None;
+        }
+        exited
+    }
+
+    /// Whether the process is of no more use to a case: it exited, or it
+    /// wrote too much and was killed.
+    fn is_spent(&mut self) -> bool {
+        self.output.overflowed() || self.has_exited()
     }
 
     /// Gives a process that closed its output up to `grace` to exit, then
@@ -227,13 +460,16 @@ impl Process {
 
     /// Kills the process group and reaps the child; once.
     fn stop(&mut self) -> Option<ExitStatus> {
+        let mut leader = self.group.leader();
         if !self.stopped {
             self.stopped = true;
             let group = self.child.id() as i32;
             kill_group(group);
             running().0.remove(&group);
         }
-        self.child.wait().ok()
+        let status = self.child.wait().ok();
+        *leader = None;
+        status
     }
 
     /// The end of standard error; after an exit, once the reader has drained
@@ -258,18 +494,18 @@ impl Process {
     /// Sends a request and waits for its answer line.
     fn exchange(&mut self, request: &impl serde::Serialize, timeout: Duration) -> Line {
         let line = serde_json::to_string(request).unwrap_or_default() + "\n";
+        // Counted before it is sent: its answer may come at once.
+        self.output.ask();
         if self.requests.send(line.into_bytes()).is_err() {
             // The writer stopped: the process closed its input.
             return Line::Closed;
         }
-        match self.lines.recv_timeout(timeout) {
-            Ok(Line::Text(bytes)) => {
+        match self.output.take(timeout) {
+            Line::Text(bytes) => {
                 self.answered += 1;
                 Line::Text(bytes)
             }
-            Ok(line) => line,
-            Err(RecvTimeoutError::Disconnected) => Line::Closed,
-            Err(RecvTimeoutError::Timeout) => Line::TimedOut,
+            line => line,
         }
     }
 }
@@ -278,48 +514,6 @@ impl Drop for Process {
     fn drop(&mut self) {
         self.stop();
     }
-}
-
-/// Reads lines, refusing one longer than [`MAX_ANSWER_BYTES`].
-fn read_lines(stdout: impl Read, sender: Sender<Line>) {
-    let mut reader = BufReader::new(stdout);
-    loop {
-        let mut line = Vec::new();
-        let limit = MAX_ANSWER_BYTES as u64 + 1;
-        let read = (&mut reader).take(limit).read_until(b'\n', &mut line);
-        let line = match read {
-            Ok(0) | Err(_) => Line::Closed,
-            _ if line.last() == Some(&b'\n') => {
-                line.pop();
-                Line::Text(line)
-            }
-            _ if line.len() > MAX_ANSWER_BYTES => {
-                let _ = sender.send(Line::TooLong);
-                // Drain the rest so that the process is not blocked writing.
-                let _ = std::io::copy(&mut reader, &mut std::io::sink());
-                return;
-            }
-            // The end of the output: a last line without its newline counts.
-            _ => Line::Text(line),
-        };
-        let closed = matches!(line, Line::Closed);
-        if sender.send(line).is_err() || closed {
-            return;
-        }
-    }
-}
-
-/// Keeps the end of standard error, and marks it read to its end.
-fn keep_tail(stderr: impl Read, tail: &(Mutex<VecDeque<u8>>, AtomicBool)) {
-    let mut reader = BufReader::new(stderr);
-    let mut buffer = [0u8; 4096];
-    while let Ok(n @ 1..) = reader.read(&mut buffer) {
-        let mut kept = tail.0.lock().unwrap_or_else(|e| e.into_inner());
-        kept.extend(&buffer[..n]);
-        let excess = kept.len().saturating_sub(STDERR_TAIL_BYTES);
-        kept.drain(..excess);
-    }
-    tail.1.store(true, Ordering::Release);
 }
 
 /// The implementation behind the protocol: idle processes, its answer to
@@ -343,7 +537,17 @@ impl Pool {
         };
         let answer = match process.exchange(&hello, command.hello_timeout) {
             Line::Text(bytes) => bytes,
-            Line::TooLong => return Err("its answer to `hello` is too long".into()),
+            Line::TooLong => {
+                return Err(format!(
+                    "its answer to `hello` is longer than {}; it was killed",
+                    too_long()
+                ))
+            }
+            Line::Flooded(why) => {
+                return Err(format!(
+                    "it flooded its output before answering `hello`: {why}; it was killed"
+                ))
+            }
             Line::Closed => {
                 let how = match process.finish(command.hello_timeout.min(EXIT_GRACE)) {
                     Some(status) => format!("it exited ({status}) without answering `hello`"),
@@ -403,7 +607,7 @@ impl Pool {
         // (a fresh one) can crash on this request.
         loop {
             let mut idle = self.idle().pop();
-            if idle.as_mut().is_some_and(Process::has_exited) {
+            if idle.as_mut().is_some_and(Process::is_spent) {
                 idle = None;
             }
             let mut process = match idle.map_or_else(|| Process::start(&self.command), Ok) {
@@ -420,9 +624,15 @@ impl Pool {
                     }
                     Err(why) => Outcome::Broken(format!("{why}{}", process.stderr_tail(false))),
                 },
-                Line::TooLong => {
-                    Outcome::Broken(format!("an answer longer than {MAX_ANSWER_BYTES} bytes"))
-                }
+                Line::TooLong => Outcome::Broken(format!(
+                    "the answer is longer than {}; the process was killed{}",
+                    too_long(),
+                    process.stderr_tail(false)
+                )),
+                Line::Flooded(why) => Outcome::Broken(format!(
+                    "it flooded its output: {why} (standard output holds one answer line per request; logging goes to standard error); the process was killed{}",
+                    process.stderr_tail(false)
+                )),
                 Line::TimedOut => Outcome::TimedOut(format!(
                     "no answer within {timeout:?}; the process was killed{}",
                     process.stderr_tail(false)
@@ -445,6 +655,14 @@ impl Pool {
     }
 }
 
+/// The cap of an answer line, as messages name it.
+fn too_long() -> String {
+    format!(
+        "{} bytes, the most the runner reads of one line (an answer is one line of JSON)",
+        terminal::thousands(MAX_ANSWER_BYTES)
+    )
+}
+
 /// Checks an answer line: UTF-8, JSON, the request's id, and a well-formed
 /// answer for the kind.
 fn read_answer(bytes: &[u8], id: &str, input: &CaseInput) -> Result<Outcome, String> {
@@ -464,4 +682,110 @@ fn read_answer(bytes: &[u8], id: &str, input: &CaseInput) -> Result<Outcome, Str
         None => return Err(format!("the answer has no string `id` (expected {id:?})")),
     }
     outcome_from_answer(&answer, input.kind()).map_err(|e| format!("malformed answer: {e}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A reader of `bytes` that counts how much was read of it.
+    struct Counted<'a>(&'a [u8], Arc<AtomicU64>);
+
+    impl Read for Counted<'_> {
+        fn read(&mut self, buffer: &mut [u8]) -> std::io::Result<usize> {
+            let n = self.0.read(buffer)?;
+            self.1.fetch_add(n as u64, Ordering::Relaxed);
+            Ok(n)
+        }
+    }
+
+    /// Reads `bytes` as a process's output after `asked` requests; what
+    /// was held, why the reader stopped, and how much it read.
+    fn read(bytes: &[u8], asked: u64) -> (Vec<Vec<u8>>, End, u64) {
+        let output = Output::default();
+        (0..asked).for_each(|_| output.ask());
+        let count = Arc::new(AtomicU64::new(0));
+        let end = read_output(Counted(bytes, Arc::clone(&count)), &output);
+        let lines = output.state().lines.drain(..).collect();
+        (lines, end, count.load(Ordering::Relaxed))
+    }
+
+    #[test]
+    fn lines_are_held_in_order_and_a_last_one_without_newline_counts() {
+        let (lines, end, _) = read(b"one\n\ntwo\nthree", 4);
+        assert_eq!(lines, [&b"one"[..], b"", b"two", b"three"]);
+        assert_eq!(end, End::Closed);
+    }
+
+    #[test]
+    fn a_line_longer_than_the_cap_stops_the_reader_as_it_passes_the_cap() {
+        let mut bytes = vec![b'a'; 10 * MAX_ANSWER_BYTES];
+        bytes.push(b'\n');
+        let (lines, end, read) = read(&bytes, 1);
+        assert!(lines.is_empty());
+        assert_eq!(end, End::TooLong);
+        assert!(
+            read as usize <= MAX_ANSWER_BYTES + (64 << 10),
+            "{read} bytes read"
+        );
+        // A line of exactly the cap is an answer.
+        let mut bytes = vec![b'a'; MAX_ANSWER_BYTES];
+        bytes.push(b'\n');
+        assert_eq!(read_lines(&bytes, 1), (1, End::Closed));
+    }
+
+    fn read_lines(bytes: &[u8], asked: u64) -> (usize, End) {
+        let (lines, end, _) = read(bytes, asked);
+        (lines.len(), end)
+    }
+
+    #[test]
+    fn lines_nobody_asked_for_are_allowed_up_to_the_allowance() {
+        let lines = |n: u64| b"x\n".repeat(n as usize);
+        let allowed = 2 + MAX_UNASKED_LINES;
+        assert_eq!(
+            read_lines(&lines(allowed), 2),
+            (allowed as usize, End::Closed)
+        );
+        let (held, end) = read_lines(&lines(allowed + 1000), 2);
+        assert_eq!(held, allowed as usize);
+        assert!(
+            matches!(&end, End::Flooded(why) if why.contains(&format!("more than {MAX_UNASKED_LINES} lines that no request asked for"))),
+            "{end:?}"
+        );
+    }
+
+    #[test]
+    fn output_held_beyond_the_cap_is_a_flood() {
+        // Lines within the cap, and within the allowance, that nobody
+        // takes.
+        let line = [vec![b'a'; MAX_ANSWER_BYTES / 2], b"\n".to_vec()].concat();
+        let (held, end) = read_lines(&line.repeat(10), 10);
+        assert_eq!(held, MAX_BUFFERED_BYTES / (MAX_ANSWER_BYTES / 2));
+        assert!(
+            matches!(&end, End::Flooded(why) if why.contains("bytes of output that no case has taken")),
+            "{end:?}"
+        );
+    }
+
+    #[test]
+    fn lines_are_taken_in_order_then_why_the_reader_stopped() {
+        let output = Output::default();
+        assert!(matches!(
+            output.take(Duration::from_millis(10)),
+            Line::TimedOut
+        ));
+        output.ask();
+        output.push(b"answer".to_vec()).unwrap();
+        output.finish(End::Flooded("why".into()));
+        assert!(output.overflowed());
+        assert!(matches!(output.take(Duration::ZERO), Line::Text(t) if t == b"answer"));
+        assert!(matches!(output.take(Duration::ZERO), Line::Flooded(w) if w == "why"));
+        assert_eq!(output.state().held, 0);
+        // A time limit too large to be an instant waits without one.
+        let output = Arc::new(Output::default());
+        let reader = Arc::clone(&output);
+        std::thread::spawn(move || reader.finish(End::Closed));
+        assert!(matches!(output.take(Duration::MAX), Line::Closed));
+    }
 }

@@ -1,18 +1,18 @@
 //! The runner survives misbehaving implementations: each costs only the
 //! affected case, with a clear reason, and every case gets a verdict.
 
+mod fakes;
+
+use fakes::{total, totals, Pids, FAKE};
 use hcl_conformance::kinds::{self, Input};
 use hcl_conformance::subprocess::{ImplementationCommand, Pool};
 use hcl_conformance::suite::{CaseInput, TypeText};
 use hcl_conformance::wire::{Outcome, Ty};
 use hcl_interpreter::Type;
-use std::collections::BTreeMap;
 use std::os::unix::process::ExitStatusExt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
-
-const FAKE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fakes/misbehave.py");
 
 fn pool(mode: &str, timeout: Duration) -> Pool {
     Pool::start(ImplementationCommand::new(
@@ -142,23 +142,6 @@ fn run_cli(args: &[&str]) -> (bool, String) {
     let text = String::from_utf8_lossy(&output.stdout).to_string()
         + &String::from_utf8_lossy(&output.stderr);
     (output.status.success(), text)
-}
-
-/// The verdicts of the summary's total row, by the names of its columns
-/// (a status no case got has no column: 0).
-fn totals(text: &str) -> BTreeMap<String, usize> {
-    let row = |first: &str| {
-        let line = text.lines().find(|l| l.starts_with(first));
-        let line = line.unwrap_or_else(|| panic!("no summary in:\n{text}"));
-        let cells = line.split('|').map(str::trim).filter(|c| !c.is_empty());
-        cells.skip(1).map(str::to_string).collect::<Vec<_>>()
-    };
-    let totals = row("| total ").into_iter().map(|n| n.parse().unwrap());
-    row("| area ").into_iter().zip(totals).collect()
-}
-
-fn total(text: &str, status: &str) -> usize {
-    totals(text).get(status).copied().unwrap_or(0)
 }
 
 #[test]
@@ -293,73 +276,6 @@ fn known_failure_lists_only_shrink() {
 // implementation does. The fakes record the ids of their processes, and of
 // a helper each starts in the background, in a file given after the mode;
 // every one must be gone once the runner is.
-
-/// The fakes' record of their process ids. Dropping it kills whatever is
-/// still running, so that a failing test leaves nothing behind either.
-struct Pids(PathBuf);
-
-impl Pids {
-    fn new(name: &str) -> Pids {
-        let path = std::env::temp_dir().join(format!(
-            "hcl-conformance-pids-{}-{name}",
-            std::process::id()
-        ));
-        let _ = std::fs::remove_file(&path);
-        Pids(path)
-    }
-
-    /// The command of a fake that records into this file.
-    fn fake(&self, mode: &str) -> String {
-        format!("python3 {FAKE} {mode} {}", self.0.display())
-    }
-
-    fn recorded(&self) -> Vec<i32> {
-        std::fs::read_to_string(&self.0)
-            .unwrap_or_default()
-            .lines()
-            .filter_map(|l| l.trim().parse().ok())
-            .collect()
-    }
-
-    /// Every recorded process has ended. (A killed process may stay a
-    /// zombie until whoever inherited it reaps it: it no longer runs. The
-    /// kill itself takes effect asynchronously, hence the short wait.)
-    fn assert_none_running(&self) {
-        let pids = self.recorded();
-        assert!(
-            pids.len() >= 2,
-            "the fakes recorded no process and helper: {pids:?}"
-        );
-        for pid in pids {
-            let deadline = Instant::now() + Duration::from_secs(5);
-            while is_running(pid) && Instant::now() < deadline {
-                std::thread::sleep(Duration::from_millis(10));
-            }
-            assert!(!is_running(pid), "process {pid} is still running");
-        }
-    }
-}
-
-impl Drop for Pids {
-    fn drop(&mut self) {
-        for pid in self.recorded() {
-            if is_running(pid) {
-                let _ = Command::new("kill").args(["-9", &pid.to_string()]).status();
-            }
-        }
-        let _ = std::fs::remove_file(&self.0);
-    }
-}
-
-/// Whether the process exists and is not a zombie.
-fn is_running(pid: i32) -> bool {
-    let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
-        return false;
-    };
-    // `PID (COMMAND) STATE ...`; the command may hold parentheses.
-    let state = stat.rsplit_once(')').map(|(_, rest)| rest.trim_start());
-    !matches!(state.and_then(|s| s.chars().next()), Some('Z' | 'X') | None)
-}
 
 /// Runs the runner binary with the fakes recording into `pids`; a runner
 /// still running after two minutes hangs, and fails the test.

@@ -1,7 +1,10 @@
 //! One case in the terminal (`hcl-conformance show`): what its page on
 //! the site shows (input, expected result, the spec sentences it covers,
 //! other profiles' results and their notes), as plain text, then its
-//! result against an implementation.
+//! result against an implementation. Control characters of the suite's
+//! text and of the implementation's answer are shown escaped
+//! (`hcl_conformance_format::terminal`), except in source text, which
+//! marks them `⟨U+001B⟩`.
 
 use super::notation::{self, Cell, Rows};
 use super::Context;
@@ -9,6 +12,7 @@ use crate::documents;
 use crate::kinds::Keyword;
 use crate::suite::{Case, Expectation};
 use crate::wire::Outcome;
+use hcl_conformance_format::terminal::{cut, escape_controls, SHOWN_BYTES};
 use std::fmt::Write as _;
 
 /// How a character shows in a terminal: invisible ones as marks.
@@ -126,7 +130,7 @@ fn wrap(text: &str, indent: &str, width: usize) -> String {
     out
 }
 
-/// What the site shows of a case, as text.
+/// What the site shows of a case, as text, for a terminal.
 pub fn case_text(context: &Context, case: &Case) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "{}", case.id);
@@ -190,10 +194,11 @@ pub fn case_text(context: &Context, case: &Case) -> String {
             }
         }
     }
-    out
+    escape_controls(&out).into_owned()
 }
 
-/// An implementation's answer and the verdict on it, as text.
+/// An implementation's answer and the verdict on it, as text for a
+/// terminal.
 pub fn result_text(
     against: &str,
     profile: &str,
@@ -203,14 +208,19 @@ pub fn result_text(
 ) -> String {
     let mut out = format!("\nresult against {against}, profile {profile}: {status}\n");
     if let Some(outcome) = outcome {
-        out.push_str(&rows_text(&notation::outcome(outcome), None));
+        // An answer may be as long as the runner reads: cut as a failing
+        // case's message is.
+        out.push_str(&cut(
+            &rows_text(&notation::outcome(outcome), None),
+            SHOWN_BYTES,
+        ));
     }
     if !message.trim().is_empty() && status != "passed" {
         for line in message.trim_end().lines() {
             let _ = writeln!(out, "  {line}");
         }
     }
-    out
+    escape_controls(&out).into_owned()
 }
 
 #[cfg(test)]
