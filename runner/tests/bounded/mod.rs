@@ -109,8 +109,6 @@ pub fn run(program: &Path, args: &[&str], input: Vec<u8>, bounds: Bounds) -> End
         });
     }
     let started = Instant::now();
-    // Reaped below by `wait4`, which also gives its peak memory.
-    #[allow(clippy::zombie_processes)]
     let mut child = command.spawn().expect("the bounded process starts");
     let pid = child.id() as libc::pid_t;
     let mut stdin = child.stdin.take().expect("a pipe");
