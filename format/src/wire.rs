@@ -541,10 +541,41 @@ pub fn read_request(members: &Map<String, Json>) -> Result<Result<Request, Strin
 /// The kinds a `parse-only` implementation answers by parsing.
 pub const PARSED_KINDS: &[Kind] = &[Kind::Expr, Kind::Template, Kind::Config];
 
+/// The members that say what an answer is, of which an answer has one
+/// (runner/PROTOCOL.md § What the runner does with answers).
+pub const ANSWER_MEMBERS: &[&str] = &[
+    "value",
+    "type",
+    "result",
+    "body",
+    "list",
+    "map",
+    "call",
+    "traversal",
+    "parsed",
+    "error",
+    "unsupported",
+    "malformed",
+];
+
 /// Reads an implementation's answer to a request of kind `kind` (the runner
-/// side).
+/// side). An answer with more than one of [`ANSWER_MEMBERS`] (a member that
+/// is `null` counts as absent) is no answer.
 pub fn outcome_from_answer(answer: &Json, kind: Kind) -> Result<Outcome, String> {
     let member = |name: &str| answer.get(name).filter(|m| !m.is_null());
+    let given: Vec<String> = ANSWER_MEMBERS
+        .iter()
+        .filter(|name| member(name).is_some())
+        .map(|name| format!("`{name}`"))
+        .collect();
+    if let [rest @ .., last] = &given[..] {
+        if !rest.is_empty() {
+            return Err(format!(
+                "the answer has {} and {last}, where an answer has only one of them",
+                rest.join(", ")
+            ));
+        }
+    }
     fn read<T: DeserializeOwned>(json: &Json) -> Result<T, String> {
         from_json(json, |d| T::deserialize(d))
     }
