@@ -4,11 +4,14 @@
 //! (`runner/PROTOCOL.md`) are read and written through these declarations;
 //! they differ only in how a type and a value are written, the parameters
 //! `T` and `V`: `crate::suite::yaml` for case files, `crate::wire` for the
-//! protocol.
+//! protocol. A member that a case file may leave out but a request must
+//! have (runner/PROTOCOL.md § Requests) is named by a schema transform
+//! (`require_variables`...), so that the request schema requires it.
 
 use derive_more::{Deref, Display, From};
 use hcl_interpreter::bodies::{AttributeSchema, BlockHeaderSchema, BodySchema, BodySpec};
 use hcl_interpreter::convert::Safety;
+use hcl_interpreter::diagnostic::shown;
 use hcl_interpreter::operations::Operation as Op;
 use hcl_interpreter::static_analysis::Analysis;
 use hcl_interpreter::Phase;
@@ -112,8 +115,9 @@ impl<'de, K: Keyword> Deserialize<'de> for Named<K> {
         let names = || names::<K>().join(", ");
         known.map(Named).ok_or_else(|| {
             de::Error::custom(format!(
-                "unknown {} `{text}`; it is one of {}",
+                "unknown {} `{}`; it is one of {}",
                 K::WHAT,
+                shown(&*text),
                 names()
             ))
         })
@@ -189,6 +193,38 @@ pub enum Input<T, V> {
     TypeExpr(TypeExpr),
 }
 
+/// Marks `names` required in a request's schema, though a case file may
+/// leave them out.
+fn require(schema: &mut schemars::Schema, names: &[&str]) {
+    let required = schema
+        .ensure_object()
+        .entry("required")
+        .or_insert_with(|| serde_json::Value::Array(Vec::new()));
+    if let serde_json::Value::Array(required) = required {
+        for name in names {
+            if !required.iter().any(|r| r == name) {
+                required.push((*name).into());
+            }
+        }
+    }
+}
+
+fn require_variables(schema: &mut schemars::Schema) {
+    require(schema, &["variables"]);
+}
+
+fn require_syntax(schema: &mut schemars::Schema) {
+    require(schema, &["syntax"]);
+}
+
+fn require_syntax_and_variables(schema: &mut schemars::Schema) {
+    require(schema, &["syntax", "variables"]);
+}
+
+fn require_syntax_and_constraint(schema: &mut schemars::Schema) {
+    require(schema, &["syntax", "constraint"]);
+}
+
 /// Convert a value to a type, unsafe conversions allowed.
 #[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -231,6 +267,7 @@ pub struct Operation<V> {
 /// Evaluate a native-syntax expression; an extension adds functions
 /// (`typeexpr`: `convert`).
 #[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[schemars(transform = require_variables)]
 #[serde(deny_unknown_fields, bound(deserialize = "V: Deserialize<'de>"))]
 pub struct Expr<V> {
     pub expr: Text,
@@ -242,6 +279,7 @@ pub struct Expr<V> {
 
 /// Evaluate a standalone template (template file mode).
 #[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[schemars(transform = require_variables)]
 #[serde(deny_unknown_fields, bound(deserialize = "V: Deserialize<'de>"))]
 pub struct Template<V> {
     pub template: Text,
@@ -253,6 +291,7 @@ pub struct Template<V> {
 /// native body is evaluated whole and a JSON one read in the dynamic
 /// attributes mode; an extension applies to the body (`dynblock`).
 #[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[schemars(transform = require_syntax_and_variables)]
 #[serde(deny_unknown_fields, bound(deserialize = "V: Deserialize<'de>"))]
 pub struct Config<V> {
     #[serde(default)]
@@ -272,6 +311,7 @@ pub struct Config<V> {
 
 /// Apply a static analysis to an expression.
 #[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[schemars(transform = require_syntax)]
 #[serde(deny_unknown_fields)]
 pub struct Static {
     #[serde(default)]
@@ -283,6 +323,7 @@ pub struct Static {
 /// Read an expression as a type expression (ext-typeexpr-README.md): a type
 /// constraint (`any` allowed) when `constraint`, else an exact type.
 #[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[schemars(transform = require_syntax_and_constraint)]
 #[serde(deny_unknown_fields)]
 pub struct TypeExpr {
     #[serde(default)]
@@ -322,7 +363,8 @@ impl<T, V> Input<T, V> {
         let known =
             |extensions: &[Text], known: &str| match extensions.iter().find(|e| e.0 != known) {
                 Some(e) => Err(format!(
-                    "unknown extension `{e}` in `extensions` (kind `{}` has: {known})",
+                    "unknown extension `{}` in `extensions` (kind `{}` has: {known})",
+                    shown(e),
                     self.kind().name()
                 )),
                 None => Ok(()),
@@ -398,7 +440,8 @@ impl<'de> Deserialize<'de> for Schema {
             match mode {
             "attributes" => Ok(Schema::Mode(mode.into())),
             other => Err(format!(
-                "a body is processed as `attributes` or with a schema (`{{attributes: [...], blocks: [...], remain: ...}}`), not `{other}`"
+                "a body is processed as `attributes` or with a schema (`{{attributes: [...], blocks: [...], remain: ...}}`), not `{}`",
+                shown(other)
             )),
         }
         };
@@ -473,7 +516,8 @@ impl Schema {
                 .is_some()
             {
                 return Err(format!(
-                    "the block type `{type_name}` is listed twice in one schema"
+                    "the block type `{}` is listed twice in one schema",
+                    shown(&type_name)
                 ));
             }
             let label_names = b.labels.iter().map(|l| l.0.clone()).collect();

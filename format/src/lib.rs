@@ -8,6 +8,8 @@
 //! - [`documents`]: the documents that requirements and cases cite.
 //! - [`profiles`]: the profiles, one row per version of hashicorp/hcl.
 //! - [`values`]: values read by type, as case files write them.
+//! - [`envelope`]: the protocol's JSON read strictly: members named twice,
+//!   the members each kind's request has.
 //! - [`wire`]: the protocol (`runner/PROTOCOL.md`): requests, answers, and
 //!   go-cty's encoding of types and values.
 //! - [`requirements`]: the spec requirements cases cite, and coverage.
@@ -19,6 +21,7 @@
 
 pub mod areas;
 pub mod documents;
+pub mod envelope;
 pub mod kinds;
 pub mod needs;
 pub mod profiles;

@@ -4,6 +4,7 @@
 //! turns their unknown marks into `!unknown` tags, JSON numbers into
 //! `!number` ones).
 
+use hcl_interpreter::diagnostic::{quoted, shown};
 use hcl_interpreter::number::Number;
 use hcl_interpreter::value::{nfc, ElementTypeError};
 use hcl_interpreter::{Type, Value};
@@ -187,20 +188,24 @@ fn read_value(yaml: &Yaml, ty: &Type, path: &str) -> Result<ExpectedValue, Strin
                 let element_type = match ty {
                     Type::Object(attributes) => match attributes.get(&key) {
                         Some(t) => t,
-                        None => return fail(format!("{ty} has no attribute {key:?}")),
+                        None => return fail(format!("{ty} has no attribute {}", quoted(&key))),
                     },
                     Type::Map(e) => &**e,
                     _ => ty,
                 };
-                let v = item(v, element_type, format!("{path}.{key}"))?;
+                let v = item(v, element_type, format!("{path}.{}", shown(&key)))?;
                 if entries.insert(key.clone(), v).is_some() {
-                    return fail(format!("the key {key:?} is given twice (after NFC)"));
+                    return fail(format!(
+                        "the key {} is given twice (after NFC)",
+                        quoted(&key)
+                    ));
                 }
             }
             if let Type::Object(attributes) = ty {
                 if let Some(missing) = attributes.keys().find(|k| !entries.contains_key(*k)) {
                     return fail(format!(
-                        "attribute {missing:?} of {ty} is missing (write `null` for a null)"
+                        "attribute {} of {ty} is missing (write `null` for a null)",
+                        quoted(missing)
                     ));
                 }
             }
@@ -215,7 +220,7 @@ fn describe(yaml: &Yaml) -> String {
         Yaml::Null => "null".into(),
         Yaml::Bool(b) => format!("the bool {b}"),
         Yaml::Number(n) => format!("the number {n}"),
-        Yaml::String(s) => format!("the string {s:?}"),
+        Yaml::String(s) => format!("the string {}", quoted(s)),
         Yaml::Sequence(_) => "a sequence".into(),
         Yaml::Mapping(_) => "a mapping".into(),
         Yaml::Tagged(t) => format!("a value tagged {}", t.tag),
@@ -242,7 +247,7 @@ fn read_number(yaml: &Yaml) -> Result<Number, String> {
         Yaml::String(s) if s == "+Inf" => Ok(Number::PositiveInfinity),
         Yaml::String(s) if s == "-Inf" => Ok(Number::NegativeInfinity),
         Yaml::String(s) => Number::parse_decimal(s, true).map_err(|e| {
-            format!("{s:?} is not a number ({e}); write a decimal such as \"-1.5e300\", \"+Inf\" or \"-Inf\"")
+            format!("{} is not a number ({e}); write a decimal such as \"-1.5e300\", \"+Inf\" or \"-Inf\"", quoted(s))
         }),
         other => Err(format!("{} is not a number", describe(other))),
     }
@@ -253,7 +258,7 @@ fn read_approx(yaml: &Yaml) -> Result<ExpectedValue, String> {
     let Yaml::String(text) = yaml else {
         return Err("write `!approx` numbers as strings: !approx \"0.333\"".into());
     };
-    let value = Number::parse_decimal(text, true).map_err(|e| format!("{text:?}: {e}"))?;
+    let value = Number::parse_decimal(text, true).map_err(|e| format!("{}: {e}", quoted(text)))?;
     let (mantissa, exponent) = match text.split_once(['e', 'E']) {
         Some((m, e)) => (m, e.parse::<i64>().map_err(|e| e.to_string())?),
         None => (text.as_str(), 0),

@@ -4,9 +4,11 @@
 //! numbers as decimal strings (or JSON numbers), the infinities as
 //! `"+Inf"`/`"-Inf"`.
 
+use crate::envelope::check_request;
 use crate::kinds::{Body, Input, Keyword, Kind, Named, StaticShape, MAX_DEPTH};
 use crate::values::read_typed_value;
 use hcl_interpreter::convert::Safety;
+use hcl_interpreter::diagnostic::{quoted, shown};
 use hcl_interpreter::{Diagnostic, Phase, Type, Value};
 use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
 use serde::de::{DeserializeOwned, Error as _};
@@ -74,7 +76,7 @@ pub fn type_from_json(json: &Json, depth: usize) -> Result<Type, String> {
         (Some("number"), _) => Type::Number,
         (Some("bool"), _) => Type::Bool,
         (Some("dynamic"), _) => Type::Dynamic,
-        (Some(other), _) => return Err(format!("unknown type name {other:?}")),
+        (Some(other), _) => return Err(format!("unknown type name {}", quoted(other))),
         (_, Some((Some("list"), Some([e])))) => Type::list(inner(e)?),
         (_, Some((Some("set"), Some([e])))) => Type::set(inner(e)?),
         (_, Some((Some("map"), Some([e])))) => Type::map(inner(e)?),
@@ -97,7 +99,7 @@ pub fn type_from_json(json: &Json, depth: usize) -> Result<Type, String> {
             let attributes = attributes.iter().map(|(k, t)| Ok((k.clone(), inner(t)?)));
             Type::Object(attributes.collect::<Result<_, String>>()?)
         }
-        _ => return Err(format!("not a type: {json}")),
+        _ => return Err(format!("not a type: {}", shown(json))),
     })
 }
 
@@ -149,14 +151,15 @@ pub fn value_to_json(v: &Value) -> Json {
 pub fn value_from_json(json: &Json) -> Result<Value, String> {
     let Json::Object(fields) = json else {
         return Err(format!(
-            "a value is an object with `type` and `value`, not {json}"
+            "a value is an object with `type` and `value`, not {}",
+            shown(json)
         ));
     };
     if let Some(extra) = fields
         .keys()
         .find(|k| !["type", "value", "unknown"].contains(&k.as_str()))
     {
-        return Err(format!("a value has no member `{extra}`"));
+        return Err(format!("a value has no member `{}`", shown(extra)));
     }
     let ty = type_from_json(fields.get("type").ok_or("a value lacks its `type`")?, 0)?;
     let value = fields.get("value").unwrap_or(&Json::Null);
@@ -176,30 +179,47 @@ fn as_yaml(json: &Json, unknown: &Json) -> Result<Yaml, String> {
     Ok(match (json, unknown) {
         (Json::Null, Json::Bool(true)) => tagged("unknown", Yaml::Null),
         (_, Json::Bool(true)) => {
-            return Err(format!("a value marked unknown (`unknown`: true) is written null, not {json}"))
+            return Err(format!(
+                "a value marked unknown (`unknown`: true) is written null, not {}",
+                shown(json)
+            ))
         }
         (Json::Array(items), Json::Array(marks)) if marks.len() != items.len() => {
             let (m, i) = (marks.len(), items.len());
-            return Err(format!("the unknown marks hold {m} entries for a sequence of {i}"));
+            return Err(format!(
+                "the unknown marks hold {m} entries for a sequence of {i}"
+            ));
         }
-        (Json::Object(entries), Json::Object(marks)) if !marks.keys().all(|k| entries.contains_key(k)) => {
+        (Json::Object(entries), Json::Object(marks))
+            if !marks.keys().all(|k| entries.contains_key(k)) =>
+        {
             let extra = marks.keys().find(|k| !entries.contains_key(*k));
-            return Err(format!("the unknown marks name {extra:?}, which the value lacks"));
+            let extra = extra.map(|e| quoted(e).to_string()).unwrap_or_default();
+            return Err(format!(
+                "the unknown marks name {extra}, which the value lacks"
+            ));
         }
         (Json::Array(items), Json::Array(_) | Json::Bool(false) | Json::Null) => {
             let mark = |i: usize| unknown.get(i).unwrap_or(&false_);
-            let items = items.iter().enumerate().map(|(i, item)| as_yaml(item, mark(i)));
+            let items = items
+                .iter()
+                .enumerate()
+                .map(|(i, item)| as_yaml(item, mark(i)));
             Yaml::Sequence(items.collect::<Result<_, _>>()?)
         }
         (Json::Object(entries), Json::Object(_) | Json::Bool(false) | Json::Null) => {
             let mark = |k: &str| unknown.get(k).unwrap_or(&false_);
-            let entries = entries.iter().map(|(k, v)| Ok((Yaml::String(k.clone()), as_yaml(v, mark(k))?)));
+            let entries = entries
+                .iter()
+                .map(|(k, v)| Ok((Yaml::String(k.clone()), as_yaml(v, mark(k))?)));
             Yaml::Mapping(entries.collect::<Result<_, String>>()?)
         }
         (_, Json::Array(_) | Json::Object(_)) => {
             return Err(format!(
-                "unknown marks are an array for a sequence and an object for a mapping, not {unknown} for {json}"
-            ))
+            "unknown marks are an array for a sequence and an object for a mapping, not {} for {}",
+            shown(unknown),
+            shown(json)
+        ))
         }
         (_, Json::Bool(false) | Json::Null) => match json {
             Json::Number(n) => tagged("number", Yaml::String(n.to_string())),
@@ -207,7 +227,12 @@ fn as_yaml(json: &Json, unknown: &Json) -> Result<Yaml, String> {
             Json::Bool(b) => Yaml::Bool(*b),
             _ => Yaml::Null,
         },
-        (_, other) => return Err(format!("unknown marks are true, false, arrays or objects, not {other}")),
+        (_, other) => {
+            return Err(format!(
+                "unknown marks are true, false, arrays or objects, not {}",
+                shown(other)
+            ))
+        }
     })
 }
 
@@ -469,7 +494,7 @@ pub struct AnswerLine<'a> {
 }
 
 /// Reads from JSON with `read`, naming the member where it fails
-/// ("`variables`.x: ...").
+/// ("`variables`.x: ..."; each name cut as [`shown`] cuts it).
 pub fn from_json<'de, T, D: Deserializer<'de>>(
     d: D,
     read: impl FnOnce(serde_path_to_error::Deserializer<'_, '_, D>) -> Result<T, D::Error>,
@@ -479,25 +504,32 @@ pub fn from_json<'de, T, D: Deserializer<'de>>(
         let path = track.path().to_string();
         match path.find(['.', '[']) {
             _ if path == "." => e.to_string(),
-            Some(end) => format!("`{}`{}: {e}", &path[..end], &path[end..]),
-            None => format!("`{path}`: {e}"),
+            Some(end) => format!("`{}`{}: {e}", shown(&path[..end]), shown(&path[end..])),
+            None => format!("`{}`: {e}", shown(&path)),
         }
     })
 }
 
 /// Reads a request's input (the implementation side: `hcl-ref`). A missing
 /// or ill-typed member, a member the kind does not have, an unknown
-/// syntax, analysis, operation or extension is an error naming the member;
+/// syntax, analysis, operation or extension is an error naming the member
+/// ([`check_request`] checks the members first, in the protocol's words);
 /// an unknown kind is `Ok(Err(why))`.
 pub fn read_request(members: &Map<String, Json>) -> Result<Result<Request, String>, String> {
     let kind = match members.get("kind") {
         Some(Json::String(kind)) => kind,
-        Some(other) => return Err(format!("`kind` must be a string, not {other}")),
-        None => return Err("the request lacks its `kind`".into()),
+        Some(other) => {
+            return Err(format!(
+                "`kind` must be a string, not {}",
+                crate::envelope::json_kind(other)
+            ))
+        }
+        None => return Err("the request lacks `kind`".into()),
     };
     let Some(kind) = Kind::ALL.iter().find(|k| k.name() == kind) else {
-        return Ok(Err(format!("unknown kind {kind:?}")));
+        return Ok(Err(format!("unknown kind {}", quoted(kind))));
     };
+    check_request(*kind, members)?;
     let fields = members
         .iter()
         .filter(|(k, _)| !matches!(k.as_str(), "id" | "kind"));
@@ -509,10 +541,41 @@ pub fn read_request(members: &Map<String, Json>) -> Result<Result<Request, Strin
 /// The kinds a `parse-only` implementation answers by parsing.
 pub const PARSED_KINDS: &[Kind] = &[Kind::Expr, Kind::Template, Kind::Config];
 
+/// The members that say what an answer is, of which an answer has one
+/// (runner/PROTOCOL.md § What the runner does with answers).
+pub const ANSWER_MEMBERS: &[&str] = &[
+    "value",
+    "type",
+    "result",
+    "body",
+    "list",
+    "map",
+    "call",
+    "traversal",
+    "parsed",
+    "error",
+    "unsupported",
+    "malformed",
+];
+
 /// Reads an implementation's answer to a request of kind `kind` (the runner
-/// side).
+/// side). An answer with more than one of [`ANSWER_MEMBERS`] (a member that
+/// is `null` counts as absent) is no answer.
 pub fn outcome_from_answer(answer: &Json, kind: Kind) -> Result<Outcome, String> {
     let member = |name: &str| answer.get(name).filter(|m| !m.is_null());
+    let given: Vec<String> = ANSWER_MEMBERS
+        .iter()
+        .filter(|name| member(name).is_some())
+        .map(|name| format!("`{name}`"))
+        .collect();
+    if let [rest @ .., last] = &given[..] {
+        if !rest.is_empty() {
+            return Err(format!(
+                "the answer has {} and {last}, where an answer has only one of them",
+                rest.join(", ")
+            ));
+        }
+    }
     fn read<T: DeserializeOwned>(json: &Json) -> Result<T, String> {
         from_json(json, |d| T::deserialize(d))
     }
@@ -544,7 +607,7 @@ pub fn outcome_from_answer(answer: &Json, kind: Kind) -> Result<Outcome, String>
     Ok(match name {
         "error" => Outcome::Error(read(json).map_err(at)?),
         "parsed" if *json == Json::Bool(true) => Outcome::Parsed(true),
-        "parsed" => return Err(format!("`parsed` is true, not {json}")),
+        "parsed" => return Err(format!("`parsed` is true, not {}", shown(json))),
         "type" => Outcome::Type(read(json).map_err(at)?),
         "result" => Outcome::Result(read(json).map_err(at)?),
         "body" => Outcome::Body(read(json).map_err(at)?),

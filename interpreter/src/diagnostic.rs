@@ -122,3 +122,100 @@ impl fmt::Display for Diagnostic {
 }
 
 impl std::error::Error for Diagnostic {}
+
+/// The most characters of an input that a message quotes: a longer string,
+/// name, type or value is cut after this many, and the message says how
+/// many more there were (runner/PROTOCOL.md § Errors).
+pub const QUOTED_CHARS: usize = 100;
+
+/// A string of the input as a message quotes it: in double quotes, escaped
+/// as Rust's `{:?}` escapes it, cut after [`QUOTED_CHARS`] characters:
+/// `"1111…" (999900 more characters)`.
+pub fn quoted(text: &str) -> Quoted<'_> {
+    Quoted(text)
+}
+
+/// See [`quoted`].
+pub struct Quoted<'a>(&'a str);
+
+impl fmt::Display for Quoted<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0.char_indices().nth(QUOTED_CHARS) {
+            None => write!(f, "{:?}", self.0),
+            Some((end, _)) => {
+                let more = self.0[end..].chars().count();
+                write!(f, "{:?}… ({more} more characters)", &self.0[..end])
+            }
+        }
+    }
+}
+
+/// Anything of the input a message shows as it is written (a type, a JSON
+/// value, a path), cut after [`QUOTED_CHARS`] characters:
+/// `[1,2,3,… (5000 more characters)`. Formatting it never holds more than
+/// the characters shown, whatever the size of what it shows.
+pub fn shown<T: fmt::Display>(shown: T) -> Shown<T> {
+    Shown(shown)
+}
+
+/// See [`shown`].
+pub struct Shown<T>(T);
+
+impl<T: fmt::Display> fmt::Display for Shown<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        /// Keeps the first characters written, and counts the rest.
+        struct Cut {
+            kept: String,
+            chars: usize,
+        }
+        impl fmt::Write for Cut {
+            fn write_str(&mut self, s: &str) -> fmt::Result {
+                for c in s.chars() {
+                    if self.chars < QUOTED_CHARS {
+                        self.kept.push(c);
+                    }
+                    self.chars += 1;
+                }
+                Ok(())
+            }
+        }
+        let mut cut = Cut {
+            kept: String::new(),
+            chars: 0,
+        };
+        fmt::write(&mut cut, format_args!("{}", self.0))?;
+        f.write_str(&cut.kept)?;
+        match cut.chars.checked_sub(QUOTED_CHARS) {
+            Some(more) if more > 0 => write!(f, "… ({more} more characters)"),
+            _ => Ok(()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod quoting_tests {
+    use super::*;
+
+    #[test]
+    fn short_input_is_quoted_whole() {
+        assert_eq!(quoted("a\"b").to_string(), r#""a\"b""#);
+        assert_eq!(shown("abc").to_string(), "abc");
+        let exactly = "x".repeat(QUOTED_CHARS);
+        assert_eq!(quoted(&exactly).to_string(), format!("{exactly:?}"));
+        assert_eq!(shown(&exactly).to_string(), exactly);
+    }
+
+    #[test]
+    fn long_input_is_cut_and_says_how_much_more_there_was() {
+        let long = "é".repeat(1_000_000);
+        let kept = "é".repeat(QUOTED_CHARS);
+        assert_eq!(
+            quoted(&long).to_string(),
+            format!("\"{kept}\"… (999900 more characters)")
+        );
+        assert_eq!(
+            shown(&long).to_string(),
+            format!("{kept}… (999900 more characters)")
+        );
+    }
+}

@@ -11,7 +11,7 @@
 //! allowed), so `"1" + 1` is `2`. SPEC-GAP(spec-notes/gaps/operand-conversion.md)
 
 use crate::convert::convert;
-use crate::diagnostic::{Diagnostic, Phase};
+use crate::diagnostic::{shown, Diagnostic, Phase};
 use crate::equality::{equal, Truth};
 use crate::number::Number;
 use crate::types::Type;
@@ -148,7 +148,10 @@ fn operands_of<'v>(operands: &[&'v Value], ty: &Type) -> Result<Option<Converted
     let mut unknown = false;
     for (slot, &operand) in converted.iter_mut().zip(operands) {
         if operand.is_null() {
-            return Err(eval_error(format!("a null value cannot be a {ty} operand")));
+            return Err(eval_error(format!(
+                "a null value cannot be a {} operand",
+                shown(ty)
+            )));
         }
         let value = match (operand, ty) {
             (Value::Number(_), Type::Number) | (Value::Bool(_), Type::Bool) => {

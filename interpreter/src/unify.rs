@@ -17,7 +17,7 @@
 //! SPEC-GAP(spec-notes/gaps/unify-list-and-tuple.md)
 
 use crate::convert::conversion_safety;
-use crate::diagnostic::{Diagnostic, Phase};
+use crate::diagnostic::{shown, Diagnostic, Phase};
 use crate::types::Type;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -62,7 +62,7 @@ fn unify_types(types: &[Type]) -> Result<Type, String> {
         let mut next = result.clone();
         for ty in &known {
             next = unify_pair(&next, ty)
-                .ok_or_else(|| format!("{next} and {ty} have no common type"))?;
+                .ok_or_else(|| format!("{} and {} have no common type", shown(&next), shown(ty)))?;
         }
         if next == result {
             break;

@@ -663,8 +663,8 @@ fn too_long() -> String {
     )
 }
 
-/// Checks an answer line: UTF-8, JSON, the request's id, and a well-formed
-/// answer for the kind.
+/// Checks an answer line: UTF-8, JSON without a member named twice, the
+/// request's id, and a well-formed answer for the kind.
 fn read_answer(bytes: &[u8], id: &str, input: &CaseInput) -> Result<Outcome, String> {
     let text = std::str::from_utf8(bytes).map_err(|e| {
         format!(
@@ -676,6 +676,9 @@ fn read_answer(bytes: &[u8], id: &str, input: &CaseInput) -> Result<Outcome, Str
         let shown: String = text.chars().take(200).collect();
         format!("the answer is not JSON ({e}): {shown}")
     })?;
+    if let Some(duplicate) = crate::envelope::duplicate_member(text) {
+        return Err(format!("malformed answer: {duplicate}"));
+    }
     match answer.get("id").and_then(Json::as_str) {
         Some(answered) if answered == id => {}
         Some(other) => return Err(format!("the answer is to request {other:?}, not to {id:?}")),

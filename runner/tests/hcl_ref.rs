@@ -208,9 +208,12 @@ fn error_answers_carry_the_interpreters_summary_and_detail() {
 fn malformed_requests_are_answered_malformed_naming_the_member() {
     let number = |v: Json| json!({ "type": "number", "value": v });
     let cases: Vec<(Json, &str)> = vec![
-        (json!({ "id": "1", "kind": "expr", "expr": 1 }), "`expr`"),
         (
-            json!({ "id": "2", "kind": "template", "template": true }),
+            json!({ "id": "1", "kind": "expr", "expr": 1, "variables": {} }),
+            "`expr`",
+        ),
+        (
+            json!({ "id": "2", "kind": "template", "template": true, "variables": {} }),
             "`template`",
         ),
         (
@@ -234,11 +237,11 @@ fn malformed_requests_are_answered_malformed_naming_the_member() {
             "unknown marks",
         ),
         (
-            json!({ "id": "7", "kind": "config", "syntax": "native", "config": "", "extensions": ["nope"] }),
+            json!({ "id": "7", "kind": "config", "syntax": "native", "config": "", "variables": {}, "extensions": ["nope"] }),
             "`extensions`",
         ),
         (
-            json!({ "id": "8", "kind": "expr", "expr": "1", "extensions": ["dynblock"] }),
+            json!({ "id": "8", "kind": "expr", "expr": "1", "variables": {}, "extensions": ["dynblock"] }),
             "`extensions`",
         ),
         (
@@ -250,7 +253,7 @@ fn malformed_requests_are_answered_malformed_naming_the_member() {
             "`types`[0]",
         ),
         (
-            json!({ "id": "11", "kind": "expr", "expr": "1", "exprs": "2" }),
+            json!({ "id": "11", "kind": "expr", "expr": "1", "variables": {}, "exprs": "2" }),
             "`exprs`",
         ),
         (
@@ -258,16 +261,21 @@ fn malformed_requests_are_answered_malformed_naming_the_member() {
             "`operands`[1]",
         ),
         (
-            json!({ "id": "13", "kind": "config", "syntax": "yaml", "config": "" }),
+            json!({ "id": "13", "kind": "config", "syntax": "yaml", "config": "", "variables": {} }),
             "`syntax`",
         ),
         (
-            json!({ "id": "14", "kind": "config", "config": "", "schema": { "attributes": [], "block": [] } }),
+            json!({ "id": "14", "kind": "config", "syntax": "native", "config": "", "variables": {},
+                "schema": { "attributes": [], "block": [] } }),
             "`schema`",
         ),
         (
             json!({ "id": "15", "kind": "convert", "value": number(json!(1)) }),
             "`to`",
+        ),
+        (
+            json!({ "id": "16", "kind": "template", "template": "x" }),
+            "`variables`",
         ),
     ];
     let lines: Vec<Vec<u8>> = cases.iter().map(|(r, _)| line(r)).collect();

@@ -11,6 +11,7 @@
 //!   writes the request that caused it to `protocol-fuzz-failure.json` in
 //!   the test's temporary folder.
 
+use hcl_conformance::envelope;
 use hcl_conformance::kinds::{Keyword, Kind, MAX_DEPTH};
 use hcl_conformance::suite::load_suite;
 use hcl_conformance::wire::{self, RequestLine};
@@ -178,13 +179,30 @@ fn check(request: &[u8], answer: &[u8]) -> Result<(), String> {
     let parsed = parse_deep(answer).ok_or("the answer is not JSON")?;
     let members = parsed.as_object().ok_or("the answer is not an object")?;
     let id = members.get("id").ok_or("the answer has no `id`")?;
+    // A request that is JSON but names a member twice is malformed, and
+    // its id is null when the member is the id (runner/PROTOCOL.md §
+    // Errors).
+    let text = std::str::from_utf8(request).ok();
+    let json = text.and_then(parse_deep);
+    let duplicate = text
+        .filter(|_| json.is_some())
+        .and_then(envelope::duplicate_member);
+    if let Some(duplicate) = &duplicate {
+        if !members.get("malformed").is_some_and(Json::is_string) {
+            return Err(format!(
+                "a request in which {duplicate} is not answered malformed"
+            ));
+        }
+    }
+    let two_ids = duplicate.is_some_and(|d| d.place.is_top() && d.name == "id");
     // The id must be the request's whenever the request is JSON with a
-    // string id; otherwise a string or null.
-    let request_id = std::str::from_utf8(request)
-        .ok()
-        .and_then(parse_deep)
-        .and_then(|r| r.get("id").cloned());
+    // (single) string id; otherwise a string or null.
+    let request_id = json.and_then(|r| r.get("id").cloned());
     match request_id {
+        _ if two_ids && !id.is_null() => {
+            return Err(format!("the answer's id is {id}, not null for two ids"))
+        }
+        _ if two_ids => {}
         Some(Json::String(expected)) if *id != Json::String(expected.clone()) => {
             return Err(format!(
                 "the answer's id is {id}, the request's {expected:?}"
@@ -394,6 +412,58 @@ fn mutate_json(request: &mut Json, rng: &mut Rng) {
     }
 }
 
+/// The request's text with one member of one of its objects (at any depth)
+/// written twice, the second time with a value of its own; the request
+/// itself when it has no member.
+fn with_a_member_twice(request: &Json, rng: &mut Rng) -> String {
+    // The JSON pointers of the objects that have members.
+    let mut objects = Vec::new();
+    let mut stack = vec![(String::new(), request)];
+    while let Some((pointer, v)) = stack.pop() {
+        match v {
+            Json::Object(members) if !members.is_empty() => {
+                for (key, member) in members {
+                    let key = key.replace('~', "~0").replace('/', "~1");
+                    stack.push((format!("{pointer}/{key}"), member));
+                }
+                objects.push(pointer);
+            }
+            Json::Array(items) => stack.extend(
+                items
+                    .iter()
+                    .enumerate()
+                    .map(|(i, item)| (format!("{pointer}/{i}"), item)),
+            ),
+            _ => {}
+        }
+    }
+    if objects.is_empty() {
+        return request.to_string();
+    }
+    let mut copy = request.clone();
+    let Some(Json::Object(members)) = copy.pointer_mut(rng.pick(objects.as_slice()).as_str())
+    else {
+        return request.to_string();
+    };
+    let name = members
+        .keys()
+        .nth(rng.below(members.len()))
+        .cloned()
+        .unwrap_or_default();
+    // A member no request has marks the place, then becomes the second.
+    const MARK: &str = r"\u0001twice";
+    members.insert("\u{1}twice".into(), Json::Null);
+    let second = match rng.chance(2) {
+        true => members[&name].clone(),
+        false => random_json(rng),
+    };
+    copy.to_string().replacen(
+        &format!("\"{MARK}\":null"),
+        &format!("{}:{second}", Json::String(name)),
+        1,
+    )
+}
+
 /// Mutates a request line's bytes (never adding a line break).
 fn mutate_bytes(line: &mut Vec<u8>, rng: &mut Rng) {
     for _ in 0..1 + rng.below(3) {
@@ -570,7 +640,11 @@ fn fuzz(seed: u64, seconds: u64, failure_file: &Path) {
                 for _ in 0..rng.below(3) {
                     mutate_json(&mut request, &mut rng);
                 }
-                request.to_string().into_bytes()
+                match rng.chance(8) {
+                    true => with_a_member_twice(&request, &mut rng),
+                    false => request.to_string(),
+                }
+                .into_bytes()
             }
             // ... or in their bytes.
             5 | 6 => {

@@ -50,6 +50,7 @@ pub use content::{BodyContent, ContentBlock};
 pub use physical::{FoundAttribute, FoundBlock, PhysicalBody, RawContent};
 pub use schema::{AttributeSchema, BlockHeaderSchema, BodySchema, BodySpec, SchemaIndex};
 
+use crate::diagnostic::quoted;
 use crate::diagnostic::{Diagnostic, Phase, Range};
 use crate::eval_context::EvalScope;
 use crate::value::Value;
@@ -119,8 +120,8 @@ pub fn process<B: PhysicalBody>(
                     body.missing_item(),
                     "Missing required argument",
                     format!(
-                        "The attribute {:?} is required, but it is not defined.",
-                        missing.name
+                        "The attribute {} is required, but it is not defined.",
+                        quoted(&missing.name)
                     ),
                 )]);
             }

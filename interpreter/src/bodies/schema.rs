@@ -3,6 +3,7 @@
 //! Spec: spec.md § Schema-driven Processing, § Partial Processing of Body
 //! Content, § _Dynamic Attributes_ Processing
 
+use crate::diagnostic::quoted;
 use crate::diagnostic::{Diagnostic, Phase};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -50,8 +51,8 @@ impl BodySchema {
                     Phase::Schema,
                     "Invalid schema",
                     format!(
-                        "The schema requests the attribute {:?} twice.",
-                        attribute.name
+                        "The schema requests the attribute {} twice.",
+                        quoted(&attribute.name)
                     ),
                 ));
             }
@@ -65,8 +66,8 @@ impl BodySchema {
                 Phase::Schema,
                 "Invalid schema",
                 format!(
-                    "The schema requests a block type {:?} whose name is also an attribute name.",
-                    block.type_name
+                    "The schema requests a block type {} whose name is also an attribute name.",
+                    quoted(&block.type_name)
                 ),
             ));
         }

@@ -3,6 +3,7 @@
 //! Spec: spec.md § Collection and Structural Type Conversions
 
 use super::{convert_value, Failure};
+use crate::diagnostic::{quoted, shown};
 use crate::types::Type;
 use crate::value::Value;
 
@@ -48,8 +49,9 @@ pub(crate) fn convert_to_collection(v: &Value, to: &Type) -> Result<Value, Failu
         }
         _ => {
             return Err(Failure::new(format!(
-                "a {} value cannot become a {to}",
-                v.ty().kind_name()
+                "a {} value cannot become a {}",
+                v.ty().kind_name(),
+                shown(to)
             )))
         }
     };
@@ -69,5 +71,5 @@ fn convert_elements(elements: &[Value], element_type: &Type) -> Result<Vec<Value
 
 /// The path step for a map key or object attribute name.
 pub(crate) fn key_step(key: &str) -> String {
-    format!("[{key:?}]")
+    format!("[{}]", quoted(key))
 }

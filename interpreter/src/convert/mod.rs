@@ -16,7 +16,7 @@ mod structural;
 
 pub use safety::{conversion_safety, resolve_target};
 
-use crate::diagnostic::{Diagnostic, Phase};
+use crate::diagnostic::{shown, Diagnostic, Phase};
 use crate::types::Type;
 use crate::value::Value;
 
@@ -87,7 +87,7 @@ impl Failure {
         let summary = if self.path.is_empty() {
             self.message
         } else {
-            format!("at {}: {}", self.path, self.message)
+            format!("at {}: {}", shown(&self.path), self.message)
         };
         Diagnostic::new(Phase::Conversion, summary, "")
     }
@@ -128,7 +128,7 @@ pub fn convert(v: &Value, to: &Type) -> Result<Converted, Diagnostic> {
     let no_conversion = || {
         Diagnostic::new(
             Phase::Conversion,
-            format!("no conversion from {from} to {to}"),
+            format!("no conversion from {} to {}", shown(&from), shown(to)),
             "",
         )
     };
@@ -158,8 +158,9 @@ pub(crate) fn convert_value(v: &Value, to: &Type) -> Result<Value, Failure> {
         (_, Type::Tuple(_)) => structural::convert_to_tuple(v, to),
         (_, Type::Object(_)) => structural::convert_to_object(v, to),
         _ => Err(Failure::new(format!(
-            "a {} value cannot become a {to}",
-            v.ty().kind_name()
+            "a {} value cannot become a {}",
+            v.ty().kind_name(),
+            shown(to)
         ))),
     }
 }

@@ -3,6 +3,7 @@
 //! Spec: spec.md § Primitive Type Conversions
 
 use super::Failure;
+use crate::diagnostic::{quoted, shown};
 use crate::number::Number;
 use crate::types::Type;
 use crate::value::Value;
@@ -22,8 +23,9 @@ pub(crate) fn convert_primitive(v: &Value, to: &Type) -> Result<Value, Failure> 
         // "No direct conversion is available between the bool and number
         // types."
         _ => Err(Failure::new(format!(
-            "a {} cannot be converted to {to}",
-            v.ty()
+            "a {} cannot be converted to {}",
+            v.ty(),
+            shown(to)
         ))),
     }
 }
@@ -40,8 +42,12 @@ pub(crate) fn convert_primitive(v: &Value, to: &Type) -> Result<Value, Failure> 
 /// these strings are read as hashicorp/hcl reads them.
 /// SPEC-GAP(spec-notes/gaps/number-string-syntax.md)
 fn string_to_number(s: &str) -> Result<Number, Failure> {
-    let not_a_number =
-        |detail: String| Failure::new(format!("the string {s:?} is not a number: {detail}"));
+    let not_a_number = |detail: String| {
+        Failure::new(format!(
+            "the string {} is not a number: {detail}",
+            quoted(s)
+        ))
+    };
     let (negative, unsigned) = match s.as_bytes().first() {
         Some(b'-') => (true, &s[1..]),
         Some(b'+') => (false, &s[1..]),
@@ -83,6 +89,9 @@ fn string_to_bool(s: &str) -> Result<bool, Failure> {
     match s {
         "true" | "1" => Ok(true),
         "false" | "0" => Ok(false),
-        _ => Err(Failure::new(format!("the string {s:?} is not a bool"))),
+        _ => Err(Failure::new(format!(
+            "the string {} is not a bool",
+            quoted(s)
+        ))),
     }
 }

@@ -4,6 +4,7 @@
 
 use super::collection::key_step;
 use super::{convert_value, Failure};
+use crate::diagnostic::{quoted, shown};
 use crate::types::Type;
 use crate::value::Value;
 use std::collections::BTreeMap;
@@ -67,12 +68,14 @@ pub(crate) fn convert_to_object(v: &Value, to: &Type) -> Result<Value, Failure> 
         Value::Map(_, entries) => {
             if let Some(extra) = entries.keys().find(|k| !attribute_types.contains_key(*k)) {
                 return Err(Failure::new(format!(
-                    "the map key {extra:?} is not an attribute of {to}"
+                    "the map key {} is not an attribute of {}",
+                    quoted(extra),
+                    shown(to)
                 )));
             }
             for (name, ty) in attribute_types {
                 let Some(element) = entries.get(name) else {
-                    return Err(Failure::new(format!("the map has no key {name:?}")));
+                    return Err(Failure::new(format!("the map has no key {}", quoted(name))));
                 };
                 let converted =
                     convert_value(element, ty).map_err(|f| f.inside(&key_step(name)))?;
@@ -82,9 +85,8 @@ pub(crate) fn convert_to_object(v: &Value, to: &Type) -> Result<Value, Failure> 
         Value::Object(source) => {
             for (name, ty) in attribute_types {
                 let converted = match source.get(name) {
-                    Some(attribute) => {
-                        convert_value(attribute, ty).map_err(|f| f.inside(&format!(".{name}")))?
-                    }
+                    Some(attribute) => convert_value(attribute, ty)
+                        .map_err(|f| f.inside(&format!(".{}", shown(name))))?,
                     None => Value::Null(ty.clone()),
                 };
                 attributes.insert(name.clone(), converted);

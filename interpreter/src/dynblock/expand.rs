@@ -20,6 +20,7 @@ use crate::bodies::{
     AttributeSchema, BlockHeaderSchema, BodySchema, FoundBlock, PhysicalBody, SchemaIndex,
 };
 use crate::convert::convert;
+use crate::diagnostic::quoted;
 use crate::diagnostic::{Diagnostic, Phase};
 use crate::eval_context::{Budget, BudgetExceeded, EvalScope};
 use crate::number::Number;
@@ -409,8 +410,8 @@ fn check_label_count<B: PhysicalBody>(
             dynamic.body.range(span),
             summary,
             format!(
-                "Blocks of type {:?} have {wanted} label(s), not {given}.",
-                dynamic.block_type
+                "Blocks of type {} have {wanted} label(s), not {given}.",
+                quoted(&dynamic.block_type)
             ),
         )]
     };

@@ -51,6 +51,7 @@ use crate::bodies::{
     BlockHeaderSchema, BodySchema, FoundAttribute, FoundBlock, PhysicalBody, RawContent,
     SchemaIndex,
 };
+use crate::diagnostic::quoted;
 use crate::diagnostic::{Diagnostic, Range};
 use crate::eval_context::EvalScope;
 use crate::source::Span;
@@ -218,7 +219,10 @@ impl<'a, B: PhysicalBody + Clone> PhysicalBody for DynamicBody<'a, B> {
             crate::bodies::schema_error(
                 self.range(span),
                 "Unsupported block type",
-                format!("Blocks of type {type_name:?} are not expected here."),
+                format!(
+                    "Blocks of type {} are not expected here.",
+                    quoted(&type_name)
+                ),
             )
         });
         match (in_body, dynamic) {

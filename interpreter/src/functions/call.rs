@@ -11,6 +11,7 @@
 use super::definition::{Function, Parameter};
 use super::CallError;
 use crate::convert::convert;
+use crate::diagnostic::shown;
 use crate::types::Type;
 use crate::value::Value;
 
@@ -186,7 +187,7 @@ fn convert_argument(index: usize, v: Value, parameter: &Parameter) -> Result<Val
     if !converted.ty().matches(&parameter.ty) {
         return Err(invalid(&format!(
             "a {} does not match {}",
-            converted.ty(),
+            shown(converted.ty()),
             parameter.ty
         )));
     }

@@ -15,6 +15,7 @@ use super::static_analysis::JsonExpression;
 use crate::bodies::{
     schema_error, FoundAttribute, FoundBlock, PhysicalBody, RawContent, SchemaIndex,
 };
+use crate::diagnostic::quoted;
 use crate::diagnostic::{Diagnostic, Pos, Range};
 use crate::eval_context::{EvalContext, EvalScope};
 use crate::source::{LineIndex, Span};
@@ -119,7 +120,11 @@ impl<'a> JsonBody<'a> {
         out: &mut Vec<FoundBlock<JsonBody<'a>>>,
     ) -> Result<(), Diagnostic> {
         if let Some((label_name, deeper)) = label_names.split_first() {
-            let what = format!("the {label_name:?} labels of {type_name:?} blocks");
+            let what = format!(
+                "the {} labels of {} blocks",
+                quoted(label_name),
+                quoted(type_name)
+            );
             for property in flatten(value, &what, |_| true)? {
                 labels.push((property.name.clone(), property.name_range));
                 self.unpack_blocks(
@@ -157,7 +162,7 @@ impl<'a> JsonBody<'a> {
                     if !matches!(element.kind, NodeKind::Object(_)) {
                         return Err(wrong_type(
                             element,
-                            format!("Each element here is a JSON object: the body of a {type_name:?} block."),
+                            format!("Each element here is a JSON object: the body of a {} block.", quoted(type_name)),
                         ));
                     }
                     out.push(block(element));
@@ -166,7 +171,7 @@ impl<'a> JsonBody<'a> {
             _ => {
                 return Err(wrong_type(
                     value,
-                    format!("A JSON object or an array of JSON objects is required here: the body or bodies of {type_name:?} blocks."),
+                    format!("A JSON object or an array of JSON objects is required here: the body or bodies of {} blocks.", quoted(type_name)),
                 ))
             }
         }
@@ -247,8 +252,8 @@ impl<'a> PhysicalBody for JsonBody<'a> {
                 property.name_range,
                 "Extraneous JSON object property",
                 format!(
-                    "No attribute or block type named {:?} is expected here.",
-                    property.name
+                    "No attribute or block type named {} is expected here.",
+                    quoted(&property.name)
                 ),
             )
         })
@@ -350,8 +355,10 @@ fn attribute_once<'a>(
             property.name_range,
             "Duplicate attribute definition",
             format!(
-                "The attribute {:?} was already defined at line {}, column {}.",
-                property.name, first.start.line, first.start.column
+                "The attribute {} was already defined at line {}, column {}.",
+                quoted(&property.name),
+                first.start.line,
+                first.start.column
             ),
         ));
     }

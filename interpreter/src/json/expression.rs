@@ -16,6 +16,7 @@ use super::parser::{parse_json_text, Node, NodeKind, Property};
 use super::string::ContentMap;
 use super::with_nesting_limit;
 use crate::convert::convert;
+use crate::diagnostic::quoted;
 use crate::diagnostic::{Diagnostic, Phase, Pos, Range};
 use crate::eval_context::{EvalContext, EvalScope};
 use crate::types::Type;
@@ -102,7 +103,10 @@ fn eval_object(
             return Err(eval_error(
                 property.name_range,
                 "Duplicate object attribute",
-                format!("The attribute {name:?} is defined more than once in this object."),
+                format!(
+                    "The attribute {} is defined more than once in this object.",
+                    quoted(&name)
+                ),
             ));
         }
         attributes.insert(name, value);

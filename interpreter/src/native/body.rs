@@ -15,6 +15,7 @@ use super::{parse_phase, parser, with_nesting_limit, Diagnostics, Problem, Root}
 use crate::bodies::{
     schema_error, FoundAttribute, FoundBlock, PhysicalBody, RawContent, SchemaIndex,
 };
+use crate::diagnostic::quoted;
 use crate::diagnostic::{Diagnostic, Phase, Range};
 use crate::eval_context::{EvalContext, EvalScope};
 use crate::source::{LineIndex, Span};
@@ -168,8 +169,8 @@ impl<'a> NativeBody<'a> {
                 extra.span,
                 "Extraneous label",
                 format!(
-                    "Blocks of type {:?} have {wanted} label(s), not {given}.",
-                    block.type_name
+                    "Blocks of type {} have {wanted} label(s), not {given}.",
+                    quoted(block.type_name)
                 ),
             ));
         }
@@ -179,8 +180,8 @@ impl<'a> NativeBody<'a> {
                 Span::new(brace, brace + 1),
                 "Missing label",
                 format!(
-                    "Blocks of type {:?} have {wanted} label(s) ({}), not {given}.",
-                    block.type_name,
+                    "Blocks of type {} have {wanted} label(s) ({}), not {given}.",
+                    quoted(block.type_name),
                     label_names.join(", ")
                 ),
             ));
@@ -268,7 +269,10 @@ impl<'a> PhysicalBody for NativeBody<'a> {
             (
                 a.name_span,
                 "Unsupported argument",
-                format!("No attribute named {:?} is expected here.{hint}", a.name),
+                format!(
+                    "No attribute named {} is expected here.{hint}",
+                    quoted(a.name)
+                ),
             )
         });
         let block = self.blocks().next().map(|b| {
@@ -281,8 +285,8 @@ impl<'a> PhysicalBody for NativeBody<'a> {
                 b.type_span,
                 "Unsupported block type",
                 format!(
-                    "Blocks of type {:?} are not expected here.{hint}",
-                    b.type_name
+                    "Blocks of type {} are not expected here.{hint}",
+                    quoted(b.type_name)
                 ),
             )
         });
@@ -304,8 +308,8 @@ impl<'a> PhysicalBody for NativeBody<'a> {
                 block.type_span,
                 "Unexpected block",
                 format!(
-                    "Blocks are not allowed here: the body is read as attributes only, and {:?} is a block.",
-                    block.type_name
+                    "Blocks are not allowed here: the body is read as attributes only, and {} is a block.",
+                    quoted(block.type_name)
                 ),
             )]);
         }

@@ -24,6 +24,7 @@
 use super::syntax::{read_type, Reading};
 use super::Mode;
 use crate::convert::convert;
+use crate::diagnostic::shown;
 use crate::functions::{CallError, Entry, TypeConstraintFunction};
 use crate::static_analysis::{StaticError, StaticExpression};
 use crate::types::Type;
@@ -76,7 +77,11 @@ pub fn call_convert(v: &Value, ty: &Type) -> Result<Value, CallError> {
         .map_err(|diagnostic| {
             CallError::at(
                 0,
-                format!("the value cannot become a {ty}: {}", diagnostic.summary),
+                format!(
+                    "the value cannot become a {}: {}",
+                    shown(ty),
+                    diagnostic.summary
+                ),
             )
         })
 }

@@ -7,12 +7,14 @@
 //! it cannot read. It never stops serving because of what a request holds.
 
 use clap::{CommandFactory, FromArgMatches, Parser};
+use hcl_conformance::envelope::{check_hello, duplicate_member, json_kind};
 use hcl_conformance::kinds::{Keyword, Kind};
 use hcl_conformance::reference;
 use hcl_conformance::wire::{
     read_request, version, AnswerLine, Capabilities, ErrorAnswer, Hello, HelloAnswer, Outcome,
     PROTOCOL_VERSION,
 };
+use hcl_interpreter::diagnostic::shown;
 use hcl_interpreter::eval_context::Budget;
 use hcl_interpreter::{large_stack, native, Diagnostic, Phase};
 use serde::Deserialize;
@@ -136,6 +138,15 @@ fn respond(line: &[u8], options: &Options) -> String {
         Ok(request) => request,
         Err(e) => return malformed(format!("the request is not JSON: {e}")),
     };
+    // A JSON parser keeps one of two members of the same name; the
+    // protocol has none. Two ids are no id.
+    if let Some(duplicate) = duplicate_member(text) {
+        let id = match duplicate.place.is_top() && duplicate.name == "id" {
+            true => None,
+            false => id,
+        };
+        return answer_line(id, &Outcome::Malformed(duplicate.to_string()));
+    }
     let answered = catch_unwind(AssertUnwindSafe(|| answer_request(&request, options)));
     answered.unwrap_or_else(|_| {
         let diagnostic = Diagnostic {
@@ -152,21 +163,24 @@ fn respond(line: &[u8], options: &Options) -> String {
 /// The answer to a request that is JSON.
 fn answer_request(request: &Json, options: &Options) -> String {
     let Some(members) = request.as_object() else {
-        let why = format!("a request is a JSON object, not {request}");
+        let why = format!("a request is a JSON object, not {}", json_kind(request));
         return answer_line(None, &Outcome::Malformed(why));
     };
     let id = match members.get("id") {
         Some(Json::String(id)) => id.as_str(),
         Some(other) => {
-            let why = format!("`id` must be a string, not {other}");
+            let why = format!("`id` must be a string, not {}", json_kind(other));
             return answer_line(None, &Outcome::Malformed(why));
         }
         None => {
-            let why = "the request lacks its `id` (a string)".to_string();
+            let why = "the request lacks `id` (a string)".to_string();
             return answer_line(None, &Outcome::Malformed(why));
         }
     };
     if members.get("kind").and_then(Json::as_str) == Some("hello") {
+        if let Err(why) = check_hello(members) {
+            return answer_line(Some(id), &Outcome::Malformed(why));
+        }
         return hello(id, request);
     }
     let outcome = match read_request(members) {
@@ -183,7 +197,7 @@ fn hello(id: &str, request: &Json) -> String {
     let malformed = |why: String| answer_line(Some(id), &Outcome::Malformed(why));
     let hello = match Hello::deserialize(request) {
         Ok(hello) => hello,
-        Err(e) => return malformed(format!("a `hello` request: {e}")),
+        Err(e) => return malformed(format!("a `hello` request: {}", shown(e))),
     };
     if hello.protocol != PROTOCOL_VERSION {
         return malformed(format!(

@@ -6,6 +6,7 @@
 use super::collection::attribute_name;
 use super::operators::predicate;
 use super::{dynamic_value, eval, Evaluated, Scope};
+use crate::diagnostic::quoted;
 use crate::native::ast::ForExpr;
 use crate::native::Problem;
 use crate::number::Number;
@@ -172,8 +173,8 @@ pub(super) fn eval_for_expr<'a>(for_expr: ForExpr<'a>, scope: &Scope<'a>) -> Eva
                     key_expression.span(),
                     "Duplicate object key",
                     format!(
-                        "Two elements produced the key {:?} in this 'for' expression. If duplicates are expected, use the ellipsis (...) after the value expression to group them by key.",
-                        occupied.key()
+                        "Two elements produced the key {} in this 'for' expression. If duplicates are expected, use the ellipsis (...) after the value expression to group them by key.",
+                        quoted(occupied.key())
                     ),
                 ))
             }

@@ -13,6 +13,7 @@
 //! read, through the static analyses.
 
 use super::{dynamic_value, eval, Evaluated, Scope};
+use crate::diagnostic::quoted;
 use crate::diagnostic::Diagnostic;
 use crate::functions::{
     call_function_owned, Entry, Function, FunctionTable, TypeConstraintFunction,
@@ -60,12 +61,19 @@ pub(super) fn eval_function_call<'a>(call: FunctionCall<'a>, scope: &Scope<'a>) 
 fn unknown_function(table: &FunctionTable, call: FunctionCall) -> Problem {
     let detail = match call.name.rsplit_once(NAMESPACE_SEPARATOR) {
         Some((namespace, name)) if table.has_namespace(namespace) => {
-            format!("There is no function named {name:?} in the namespace {namespace:?}.")
+            format!(
+                "There is no function named {} in the namespace {}.",
+                quoted(name),
+                quoted(namespace)
+            )
         }
         Some((namespace, _)) => {
-            format!("There are no functions in the namespace {namespace:?}.")
+            format!(
+                "There are no functions in the namespace {}.",
+                quoted(namespace)
+            )
         }
-        None => format!("There is no function named {:?}.", call.name),
+        None => format!("There is no function named {}.", quoted(call.name)),
     };
     Problem::new(call.name_span, "Call to unknown function", detail)
 }

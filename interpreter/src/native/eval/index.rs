@@ -4,6 +4,7 @@
 
 use super::{dynamic_value, eval, Evaluated, Scope};
 use crate::convert::convert;
+use crate::diagnostic::quoted;
 use crate::native::ast::{GetAttr, Index};
 use crate::native::Problem;
 use crate::source::Span;
@@ -247,7 +248,10 @@ fn missing_key(span: Span, name: &str) -> Problem {
     Problem::new(
         span,
         "Invalid index",
-        format!("The collection has no element with the key {name:?}."),
+        format!(
+            "The collection has no element with the key {}.",
+            quoted(name)
+        ),
     )
 }
 
@@ -270,7 +274,8 @@ pub(super) fn attribute<'a>(object: Cow<'a, Value>, name: &str, span: Span) -> E
     let unsupported = |detail: String| Problem::new(span, "Unsupported attribute", detail);
     let missing = || {
         unsupported(format!(
-            "This object does not have an attribute named {name:?}."
+            "This object does not have an attribute named {}.",
+            quoted(name)
         ))
     };
     match &*object {

@@ -32,6 +32,7 @@ mod template;
 
 use super::ast::{Expression, ExpressionKind, Template};
 use super::Problem;
+use crate::diagnostic::quoted;
 use crate::diagnostic::Diagnostic;
 use crate::eval_context::{Budget, BudgetExceeded, EvalContext, EvalScope};
 use crate::source::Span;
@@ -255,7 +256,7 @@ fn eval_variable<'a>(name: &str, span: Span, scope: &Scope<'a>) -> Evaluated<'a>
         Problem::new(
             span,
             "Unknown variable",
-            format!("There is no variable named {name:?}."),
+            format!("There is no variable named {}.", quoted(name)),
         )
     })
 }

@@ -15,6 +15,7 @@
 
 use super::expression::parse_expression;
 use super::Parser;
+use crate::diagnostic::quoted;
 use crate::native::ast::node::{Attribute, Block, Body, ConfigFile, Label};
 use crate::native::lexer::TokenKind;
 use crate::native::Problem;
@@ -103,8 +104,8 @@ fn parse_body(p: &mut Parser, end: BodyEnd) -> Result<Body, Problem> {
                             attribute.name_span,
                             "Attribute redefined",
                             format!(
-                                "The attribute {:?} was already defined in this body. Each attribute may be defined only once.",
-                                p.text_of(attribute.name_span)
+                                "The attribute {} was already defined in this body. Each attribute may be defined only once.",
+                                quoted(p.text_of(attribute.name_span))
                             ),
                         ));
                     }

@@ -8,6 +8,7 @@ use super::super::expression::parse_expression;
 use super::super::term::parse_for_variables;
 use super::super::Parser;
 use super::{close_sequence, End, Item, Items, Sequence, Strip};
+use crate::diagnostic::quoted;
 use crate::native::ast::node::{
     Expression, Identifier, List, Template, TemplateFor, TemplateIf, TemplatePart,
 };
@@ -91,7 +92,7 @@ pub(super) fn parse_directive(
                 return Err(Problem::new(
                     keyword.span,
                     "Invalid template control keyword",
-                    format!("{other:?} is not a template control keyword: the keywords are \"if\", \"else\", \"endif\", \"for\" and \"endfor\"."),
+                    format!("{} is not a template control keyword: the keywords are \"if\", \"else\", \"endif\", \"for\" and \"endfor\".", quoted(other)),
                 ))
             }
         };
