@@ -601,3 +601,19 @@ fn objects_of_objects_unify_in_linear_work() {
     let (_, small) = work_of(|| unify(&objects[..2_500]));
     assert!(work <= 2 * small + 16, "{small}, then {work} units of work");
 }
+
+/// "A given type can always be converted to itself, which is a no-op":
+/// `conversion_safety` finds each type's conversion to itself safe through
+/// the rule of its kind (it compares no types whole).
+#[test]
+fn every_generated_type_converts_to_itself_safely() {
+    let mut random = Random(3);
+    for _ in 0..20_000 {
+        let ty = random_type(&mut random, 5);
+        assert_eq!(
+            crate::convert::conversion_safety(&ty, &ty),
+            Some(crate::convert::Safety::Safe),
+            "{ty}"
+        );
+    }
+}
