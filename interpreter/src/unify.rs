@@ -114,8 +114,28 @@ impl Fold {
     }
 }
 
+impl Fold {
+    /// The unification of types inside the inputs (attribute and element
+    /// types). In the lattice every type converts to the least upper bound
+    /// of the types it is among, so only the outermost unification checks
+    /// that its inputs convert to its result (which checks their parts
+    /// too); in order, each unification checks its own inputs.
+    fn unify_inner(self, types: &[&Type]) -> Result<Type, String> {
+        match self {
+            Fold::AllAtOnce => select(types, self),
+            Fold::InOrder => unify_types(types, self),
+        }
+    }
+}
+
 /// [`unify`] of a non-empty list of types, failing with the reason.
 fn unify_types(types: &[&Type], fold: Fold) -> Result<Type, String> {
+    all_convert(types, select(types, fold)?)
+}
+
+/// The type that unification selects for `types`, before the check that
+/// they all convert to it.
+fn select(types: &[&Type], fold: Fold) -> Result<Type, String> {
     count_work(types.len());
     let known: Vec<&Type> = types
         .iter()
@@ -125,11 +145,10 @@ fn unify_types(types: &[&Type], fold: Fold) -> Result<Type, String> {
     if known.is_empty() {
         return Ok(Type::Dynamic);
     }
-    let result = match one_collection(&known, fold)? {
-        Some(collection) => collection,
-        None => unify_alike(&known, fold)?,
-    };
-    all_convert(types, result)
+    match one_collection(&known, fold)? {
+        Some(collection) => Ok(collection),
+        None => unify_alike(&known, fold),
+    }
 }
 
 /// "unification fails if any of the given types are not convertable (per
@@ -209,10 +228,10 @@ fn one_collection(types: &[&Type], fold: Fold) -> Result<Option<Type>, String> {
         return Ok(None);
     };
     if !parts.is_empty() {
-        unified_parts = unify_types(&parts, fold)?;
+        unified_parts = fold.unify_inner(&parts)?;
         elements.push(&unified_parts);
     }
-    Ok(Some(collection(unify_types(&elements, fold)?)))
+    Ok(Some(collection(fold.unify_inner(&elements)?)))
 }
 
 /// The most general type that types of one kind, no family of collections
@@ -317,19 +336,19 @@ fn unify_each(types: &[&Type], fold: Fold, inputs: usize) -> Result<Type, String
         return Ok((*first).clone());
     }
     if fold == Fold::AllAtOnce {
-        return unify_types(types, fold);
+        return fold.unify_inner(types);
     }
     // Each round can only make the result more general, and a type has
     // finitely many parts to generalize.
     let rounds = inputs * 4 + 16;
     let mut result = (*first).clone();
     for ty in rest {
-        result = unify_types(&[&result, ty], fold)?;
+        result = fold.unify_inner(&[&result, ty])?;
     }
     for round in 1.. {
-        let mut next = unify_types(&[&result, first], fold)?;
+        let mut next = fold.unify_inner(&[&result, first])?;
         for ty in rest {
-            next = unify_types(&[&next, ty], fold)?;
+            next = fold.unify_inner(&[&next, ty])?;
         }
         if next == result {
             break;

@@ -602,6 +602,24 @@ fn objects_of_objects_unify_in_linear_work() {
     assert!(work <= 2 * small + 16, "{small}, then {work} units of work");
 }
 
+/// Two tuples nested 100,000 deep unify in work proportional to their
+/// depth: a check at every level that the level's inputs convert to its
+/// result would take minutes here (a debug build), and did before.
+#[test]
+fn deeply_nested_tuples_unify_in_linear_work() {
+    let depth = 100_000;
+    let nested = |leaf: Type| (0..depth).fold(leaf, |ty, _| Type::Tuple(vec![ty]));
+    let outcome = crate::large_stack::run(1 << 30, || {
+        let (unified, work) = work_of(|| unify(&[nested(Type::Number), nested(Type::String)]));
+        (unified.ok() == Some(nested(Type::String)), work)
+    });
+    let Ok((expected, work)) = outcome else {
+        panic!("the unification did not run to its end");
+    };
+    assert!(expected);
+    assert!(work <= 5 * depth, "{work} units of work");
+}
+
 /// "A given type can always be converted to itself, which is a no-op":
 /// `conversion_safety` finds each type's conversion to itself safe through
 /// the rule of its kind (it compares no types whole).
