@@ -19,8 +19,9 @@
 //! Many types unify in time near their total size: the rules for two
 //! objects ("the union of those of the two input types") are applied to
 //! all the objects at once, each attribute's types unified together
-//! ([`unify_objects`]), rather than one object after the other into a
-//! growing union.
+//! (`unify_objects`), rather than one object after the other into a
+//! growing union; how an attribute's types are unified together,
+//! `Fold` says.
 
 use crate::convert::conversion_safety;
 use crate::diagnostic::{Diagnostic, Phase};
@@ -65,10 +66,17 @@ enum Fold {
     /// "In technical terms, all possible types are arranged into a lattice,
     /// from which a most general supertype is selected where possible."
     /// When the inputs hold no set type, or tuples of one length only, the
-    /// rules below do arrange them so: unification selects the least type
-    /// (in the order of "A converts to B by the rules here") that every
-    /// input is below, or fails when there is none. Which types are unified
-    /// first then changes nothing, and every input converts to the result.
+    /// rules of this module do arrange them so. Call a type below another
+    /// when the rules would select the other for the two: the dynamic
+    /// pseudo-type below every type, number and bool below string, an
+    /// object below an object with its attributes and more and below a
+    /// map, a tuple below a tuple of its length and below a list or a set,
+    /// a set below a list, each with its parts below the other's parts.
+    /// Unification then selects the least type that every input is below,
+    /// and fails when there is none: which inputs are unified first changes
+    /// nothing, and every input converts to the result (a type converts to
+    /// every type it is below). The tests compare this with unification in
+    /// order on generated lists of types.
     AllAtOnce,
     /// An attribute's types are unified pairwise in input order, round
     /// after round, each round unifying the last result with every type
@@ -112,14 +120,13 @@ impl Fold {
         }
         Fold::AllAtOnce
     }
-}
 
-impl Fold {
     /// The unification of types inside the inputs (attribute and element
-    /// types). In the lattice every type converts to the least upper bound
-    /// of the types it is among, so only the outermost unification checks
-    /// that its inputs convert to its result (which checks their parts
-    /// too); in order, each unification checks its own inputs.
+    /// types). All at once, only the outermost unification checks that its
+    /// inputs convert to its result (which checks their parts too): in the
+    /// lattice the check never fails, and made at every level it would
+    /// check the parts of deeply nested types once per level above them.
+    /// In order, each unification checks its own inputs.
     fn unify_inner(self, types: &[&Type]) -> Result<Type, String> {
         match self {
             Fold::AllAtOnce => select(types, self),
