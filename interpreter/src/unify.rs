@@ -45,7 +45,7 @@ pub fn unify(types: &[Type]) -> Result<Type, Diagnostic> {
         return Err(unification_error("there are no types to unify"));
     }
     let inputs: Vec<&Type> = types.iter().collect();
-    unify_types(&inputs, Fold::for_inputs(types)).map_err(unification_error)
+    unify_types(&inputs, Fold::for_inputs(&inputs)).map_err(unification_error)
 }
 
 fn unification_error(why: impl Into<String>) -> Diagnostic {
@@ -88,7 +88,9 @@ enum Fold {
     /// tuple([string, string])])}` and `{a = tuple([set(string)])}` unifies
     /// to `list(list(string))` this way, and to `list(set(string))` all at
     /// once. The first is this module's result from before it unified many
-    /// types at once, kept.
+    /// types at once, kept. Types inside such inputs that have no set, or
+    /// tuples of one length only, are still unified all at once
+    /// ([`Fold::within`]).
     InOrder,
 }
 
@@ -97,9 +99,9 @@ impl Fold {
     /// appear in `types`, at any depth. (Unification makes sets only of
     /// sets, and tuples only of tuples of one length, so what it unifies
     /// on the way has none where the inputs have none.)
-    fn for_inputs(types: &[Type]) -> Fold {
+    fn for_inputs(types: &[&Type]) -> Fold {
         let (mut set, mut tuple_length, mut two_lengths) = (false, None, false);
-        let mut stack: Vec<&Type> = types.iter().collect();
+        let mut stack: Vec<&Type> = types.to_vec();
         while let Some(ty) = stack.pop() {
             match ty {
                 Type::String | Type::Number | Type::Bool | Type::Dynamic => {}
@@ -121,6 +123,17 @@ impl Fold {
         Fold::AllAtOnce
     }
 
+    /// The fold for `types` inside inputs unified with this fold: all at
+    /// once inside all at once; in order, decided again for them, which
+    /// may have no set, or tuples of one length only, where the inputs
+    /// have both.
+    fn within(self, types: &[&Type]) -> Fold {
+        match self {
+            Fold::AllAtOnce => self,
+            Fold::InOrder => Fold::for_inputs(types),
+        }
+    }
+
     /// The unification of types inside the inputs (attribute and element
     /// types). All at once, only the outermost unification checks that its
     /// inputs convert to its result (which checks their parts too): in the
@@ -128,9 +141,9 @@ impl Fold {
     /// check the parts of deeply nested types once per level above them.
     /// In order, each unification checks its own inputs.
     fn unify_inner(self, types: &[&Type]) -> Result<Type, String> {
-        match self {
-            Fold::AllAtOnce => select(types, self),
-            Fold::InOrder => unify_types(types, self),
+        match self.within(types) {
+            Fold::AllAtOnce => select(types, Fold::AllAtOnce),
+            Fold::InOrder => unify_types(types, Fold::InOrder),
         }
     }
 }
@@ -342,8 +355,9 @@ fn unify_each(types: &[&Type], fold: Fold, inputs: usize) -> Result<Type, String
     if rest.is_empty() {
         return Ok((*first).clone());
     }
+    let fold = fold.within(types);
     if fold == Fold::AllAtOnce {
-        return fold.unify_inner(types);
+        return select(types, fold);
     }
     // Each round can only make the result more general, and a type has
     // finitely many parts to generalize.

@@ -329,7 +329,7 @@ fn generated_lists_unify_as_the_oracle_unifies_them() {
             "case {case}: {}",
             types.iter().map(|ty| format!("{ty}; ")).collect::<String>()
         );
-        let fold = match Fold::for_inputs(&types) {
+        let fold = match Fold::for_inputs(&types.iter().collect::<Vec<_>>()) {
             Fold::AllAtOnce => "all at once",
             Fold::InOrder => "in order",
         };
@@ -510,7 +510,10 @@ fn with_a_set_and_tuples_of_two_lengths_attributes_unify_in_order() {
         Some(Type::list(Type::set(String)))
     );
     let objects = [Type::object([("a", x)]), Type::object([("a", y)])];
-    assert_eq!(Fold::for_inputs(&objects), Fold::InOrder);
+    assert_eq!(
+        Fold::for_inputs(&objects.iter().collect::<Vec<_>>()),
+        Fold::InOrder
+    );
     let expected = Type::object([("a", Type::list(Type::list(String)))]);
     assert_eq!(unify(&objects).ok(), Some(expected.clone()));
     assert_eq!(oracle::unify(&objects).ok(), Some(expected));
@@ -575,7 +578,10 @@ fn twenty_thousand_one_attribute_objects_unify_in_order_in_linear_work() {
     objects.push(Type::object([("s", Type::set(Type::String))]));
     objects.push(Type::object([("t", Type::Tuple(vec![]))]));
     objects.push(Type::object([("t", Type::Tuple(vec![Type::String]))]));
-    assert_eq!(Fold::for_inputs(&objects), Fold::InOrder);
+    assert_eq!(
+        Fold::for_inputs(&objects.iter().collect::<Vec<_>>()),
+        Fold::InOrder
+    );
     let (unified, work) = work_of(|| unify(&objects));
     let mut expected = union_of(&objects[..20_001]);
     if let Type::Object(attributes) = &mut expected {
@@ -634,4 +640,31 @@ fn every_generated_type_converts_to_itself_safely() {
             "{ty}"
         );
     }
+}
+
+/// Objects of objects among a set and tuples of two lengths: unified in
+/// order, but the types of the attribute `a` have neither, and are unified
+/// all at once.
+#[test]
+fn objects_of_objects_unify_in_order_in_linear_work() {
+    let inner = one_attribute_objects(5_000, &Type::String);
+    let mut objects: Vec<Type> = inner
+        .iter()
+        .map(|ty| Type::object([("a", ty.clone())]))
+        .collect();
+    objects.push(Type::object([("s", Type::set(Type::String))]));
+    objects.push(Type::object([("t", Type::Tuple(vec![]))]));
+    objects.push(Type::object([("t", Type::Tuple(vec![Type::String]))]));
+    assert_eq!(
+        Fold::for_inputs(&objects.iter().collect::<Vec<_>>()),
+        Fold::InOrder
+    );
+    let (unified, work) = work_of(|| unify(&objects));
+    let expected = Type::object([
+        ("a", union_of(&inner)),
+        ("s", Type::set(Type::String)),
+        ("t", Type::list(Type::String)),
+    ]);
+    assert_eq!(unified.ok(), Some(expected));
+    assert!(work <= 5 * objects.len(), "{work} units of work");
 }
