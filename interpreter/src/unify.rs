@@ -359,17 +359,16 @@ fn unify_each(types: &[&Type], fold: Fold, inputs: usize) -> Result<Type, String
     if fold == Fold::AllAtOnce {
         return select(types, fold);
     }
-    // Each round can only make the result more general, and a type has
-    // finitely many parts to generalize.
+    // Round after round, the last result is unified with each type in
+    // turn, until a round changes nothing. Each round can only make the
+    // result more general, and a type has finitely many parts to
+    // generalize.
     let rounds = inputs * 4 + 16;
     let mut result = (*first).clone();
-    for ty in rest {
-        result = fold.unify_inner(&[&result, ty])?;
-    }
-    for round in 1.. {
-        let mut next = fold.unify_inner(&[&result, first])?;
-        for ty in rest {
-            next = fold.unify_inner(&[&next, ty])?;
+    for round in 0.. {
+        let mut next = result.clone();
+        for ty in types {
+            next = unify_two(next, ty, fold)?;
         }
         if next == result {
             break;
@@ -380,6 +379,14 @@ fn unify_each(types: &[&Type], fold: Fold, inputs: usize) -> Result<Type, String
         result = next;
     }
     Ok(result)
+}
+
+/// The unification of two types in order: a type with itself is the type.
+fn unify_two(a: Type, b: &Type, fold: Fold) -> Result<Type, String> {
+    if a == *b {
+        return Ok(a);
+    }
+    fold.unify_inner(&[&a, b])
 }
 
 /// Counts units of work (types and attributes looked at), for the tests'

@@ -668,3 +668,29 @@ fn objects_of_objects_unify_in_order_in_linear_work() {
     assert_eq!(unified.ok(), Some(expected));
     assert!(work <= 5 * objects.len(), "{work} units of work");
 }
+
+/// Two objects nested `depth` deep, whose innermost objects hold a set and
+/// tuples of two lengths.
+fn nested_objects_in_order(depth: usize) -> [Type; 2] {
+    let x = Type::object([("s", Type::set(Type::String)), ("t", Type::Tuple(vec![]))]);
+    let y = Type::object([("t", Type::Tuple(vec![Type::String]))]);
+    let nest = |ty: Type| (0..depth).fold(ty, |ty, _| Type::object([("a", ty)]));
+    [nest(x), nest(y)]
+}
+
+/// Unified in order, the attribute of two nested objects is unified again
+/// in a second round only when the first changed it: work grows with the
+/// square of the depth, not exponentially (each round unifying each level
+/// again).
+#[test]
+fn nested_objects_unify_in_order_in_polynomial_work() {
+    let small = nested_objects_in_order(4);
+    let (new, old) = both(&small);
+    assert!(new.is_ok());
+    assert_eq!(new, old);
+    let depth = 60;
+    let types = nested_objects_in_order(depth);
+    let (unified, work) = work_of(|| unify(&types));
+    assert!(unified.is_ok());
+    assert!(work <= 8 * depth * depth, "{work} units of work");
+}
