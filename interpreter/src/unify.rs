@@ -264,6 +264,7 @@ fn unify_alike(known: &[&Type], fold: Fold) -> Result<Type, String> {
     if let Some(other) = known.iter().find(|ty| !alike(first, ty)) {
         return Err(format!("{first} and {other} have no common type"));
     }
+    let each = |types: &[&Type]| unify_each(types, fold, known.len());
     match first {
         // "Number and bool types both unify with string by preferring
         // string." Applied transitively, number and bool meet at string.
@@ -275,8 +276,8 @@ fn unify_alike(known: &[&Type], fold: Fold) -> Result<Type, String> {
                 Ok(Type::String)
             }
         }
-        Type::Object(_) => unify_objects(known, fold),
-        Type::Tuple(elements) => unify_tuples(known, elements.len(), fold),
+        Type::Object(_) => unify_objects(known, each),
+        Type::Tuple(elements) => unify_tuples(known, elements.len(), each),
         // Identical collections (`one_collection` unifies all of them
         // before they come here).
         _ => Ok(first.clone()),
@@ -297,10 +298,13 @@ fn alike(a: &Type, b: &Type) -> bool {
 /// the union of those of the two input types. Any common attributes
 /// themselves have their types unified." Applied transitively: the union
 /// of all the objects' attributes, each with the unification of its types
-/// in the objects that have it ([`unify_each`]).
+/// in the objects that have it, in input order (`each`).
 ///
 /// Spec: spec.md § Type Unification
-fn unify_objects(objects: &[&Type], fold: Fold) -> Result<Type, String> {
+fn unify_objects(
+    objects: &[&Type],
+    mut each: impl FnMut(&[&Type]) -> Result<Type, String>,
+) -> Result<Type, String> {
     let mut attributes: Vec<(&str, &Type)> = objects
         .iter()
         .filter_map(|ty| match ty {
@@ -319,7 +323,7 @@ fn unify_objects(objects: &[&Type], fold: Fold) -> Result<Type, String> {
         types.clear();
         types.extend(same_name.iter().map(|(_, ty)| *ty));
         let name = same_name.first().map_or("", |(name, _)| name);
-        union.push((name.to_owned(), unify_each(&types, fold, objects.len())?));
+        union.push((name.to_owned(), each(&types)?));
     }
     Ok(Type::Object(union.into_iter().collect()))
 }
@@ -327,11 +331,15 @@ fn unify_objects(objects: &[&Type], fold: Fold) -> Result<Type, String> {
 /// "Two tuple types of the same length unify constructing a new type of the
 /// same length whose elements are the unification of the corresponding
 /// elements in the two input types." Applied transitively: each element
-/// the unification of the corresponding elements of all the tuples
-/// ([`unify_each`]).
+/// the unification of the corresponding elements of all the tuples, in
+/// input order (`each`).
 ///
 /// Spec: spec.md § Type Unification
-fn unify_tuples(tuples: &[&Type], length: usize, fold: Fold) -> Result<Type, String> {
+fn unify_tuples(
+    tuples: &[&Type],
+    length: usize,
+    mut each: impl FnMut(&[&Type]) -> Result<Type, String>,
+) -> Result<Type, String> {
     let mut types = Vec::with_capacity(tuples.len());
     let mut elements = Vec::with_capacity(length);
     for i in 0..length {
@@ -341,34 +349,71 @@ fn unify_tuples(tuples: &[&Type], length: usize, fold: Fold) -> Result<Type, Str
             _ => None,
         }));
         count_work(types.len());
-        elements.push(unify_each(&types, fold, tuples.len())?);
+        elements.push(each(&types)?);
     }
     Ok(Type::Tuple(elements))
 }
 
 /// The unification of the types one attribute (or tuple element) has in
-/// `inputs` objects (or tuples), in input order, as [`Fold`] says.
+/// `inputs` objects (or tuples), as [`Fold`] says.
 fn unify_each(types: &[&Type], fold: Fold, inputs: usize) -> Result<Type, String> {
+    match fold {
+        Fold::AllAtOnce if types.len() == 1 => Ok(types[0].clone()),
+        Fold::AllAtOnce => select(types, fold),
+        // Each round can only make the result more general, and a type has
+        // finitely many parts to generalize.
+        Fold::InOrder => in_order(types, 0, inputs * 4 + 16),
+    }
+}
+
+/// The unification in order of `types`, the types one attribute has in the
+/// objects (or one element in the tuples) that are unified pairwise, in at
+/// most `rounds` rounds.
+///
+/// Round after round, the result so far is unified with each type in turn
+/// ([`unify_two`]) until a round changes nothing. Where the types are
+/// objects themselves (or tuples of one length), each step unifies them
+/// attribute by attribute, so each attribute's types evolve on their own:
+/// they are unified in order the same way, one `depth` further in, where a
+/// step is the step of the enclosing depth acting on one attribute.
+fn in_order(types: &[&Type], depth: usize, rounds: usize) -> Result<Type, String> {
     let Some((first, rest)) = types.split_first() else {
         return Ok(Type::Dynamic);
     };
     if rest.is_empty() {
         return Ok((*first).clone());
     }
-    let fold = fold.within(types);
-    if fold == Fold::AllAtOnce {
-        return select(types, fold);
+    if Fold::for_inputs(types) == Fold::AllAtOnce {
+        return select(types, Fold::AllAtOnce);
     }
-    // Round after round, the last result is unified with each type in
-    // turn, until a round changes nothing. Each round can only make the
-    // result more general, and a type has finitely many parts to
-    // generalize.
-    let rounds = inputs * 4 + 16;
+    // The dynamic pseudo-type changes no result.
+    let known: Vec<&Type> = types
+        .iter()
+        .copied()
+        .filter(|ty| !matches!(ty, Type::Dynamic))
+        .collect();
+    let Some(kind) = known.first() else {
+        return Ok(Type::Dynamic);
+    };
+    // Types of two families have no common type, whatever the order.
+    if let Some(other) = known.iter().find(|ty| family(ty) != family(kind)) {
+        return Err(format!("{kind} and {other} have no common type"));
+    }
+    let next = |types: &[&Type]| in_order(types, depth + 1, rounds);
+    match kind {
+        Type::Object(_) if known.iter().all(|ty| matches!(ty, Type::Object(_))) => {
+            return unify_objects(&known, next);
+        }
+        Type::Tuple(elements) if known.iter().all(|ty| alike(kind, ty)) => {
+            return unify_tuples(&known, elements.len(), next);
+        }
+        _ => {}
+    }
     let mut result = (*first).clone();
     for round in 0.. {
         let mut next = result.clone();
         for ty in types {
-            next = unify_two(next, ty, fold)?;
+            next = unify_two(next, ty, depth)?;
         }
         if next == result {
             break;
@@ -381,12 +426,30 @@ fn unify_each(types: &[&Type], fold: Fold, inputs: usize) -> Result<Type, String
     Ok(result)
 }
 
-/// The unification of two types in order: a type with itself is the type.
-fn unify_two(a: Type, b: &Type, fold: Fold) -> Result<Type, String> {
+/// The families of types that unify with one another: primitive types;
+/// maps and objects; lists, sets and tuples.
+fn family(ty: &Type) -> u8 {
+    match ty {
+        Type::String | Type::Number | Type::Bool => 0,
+        Type::Map(_) | Type::Object(_) => 1,
+        Type::List(_) | Type::Set(_) | Type::Tuple(_) => 2,
+        Type::Dynamic => 3,
+    }
+}
+
+/// One step of [`in_order`] at `depth`: the unification of the result so
+/// far, `a`, with the next type, `b`; a type unified with itself is the
+/// type. At depth 0, the unification of the two. Further in, the step of
+/// the enclosing depth acting on one attribute: the unification in order
+/// of the two at that depth, failing unless both convert to it.
+fn unify_two(a: Type, b: &Type, depth: usize) -> Result<Type, String> {
     if a == *b {
         return Ok(a);
     }
-    fold.unify_inner(&[&a, b])
+    match depth.checked_sub(1) {
+        None => Fold::InOrder.unify_inner(&[&a, b]),
+        Some(outer) => all_convert(&[&a, b], in_order(&[&a, b], outer, 2 * 4 + 16)?),
+    }
 }
 
 /// Counts units of work (types and attributes looked at), for the tests'

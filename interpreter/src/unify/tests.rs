@@ -420,6 +420,59 @@ fn generated_objects_of_sequences_unify_as_the_oracle_unifies_them() {
     assert!(order_decides >= 100, "the order decides {order_decides}");
 }
 
+/// Objects (and pairs) nested `depth` deep with [`sequence_type`]s inside.
+fn nested_sequence_type(random: &mut Random, depth: usize, sequence_depth: usize) -> Type {
+    if depth == 0 {
+        return sequence_type(random, sequence_depth);
+    }
+    let mut inner = || nested_sequence_type(random, depth - 1, sequence_depth);
+    if depth % 2 == 0 {
+        Type::Tuple(vec![inner(), inner()])
+    } else {
+        Type::object([("a", inner()), ("b", inner())])
+    }
+}
+
+/// Objects of objects (and pairs) of [`sequence_type`]s: unified in order,
+/// several levels of objects in.
+#[test]
+fn generated_nested_objects_of_sequences_unify_as_the_oracle_unifies_them() {
+    let mut random = Random(41);
+    let (mut unified, mut order_decides) = (0, 0);
+    for case in 0..3_000 {
+        let depth = 1 + random.below(4);
+        let sequence_depth = 1 + random.below(2);
+        let types: Vec<Type> = (0..2 + random.below(4))
+            .map(|_| {
+                // Now and then sequences of another depth, which may not
+                // unify.
+                let sequence_depth = if random.percent(5) {
+                    1 + random.below(2)
+                } else {
+                    sequence_depth
+                };
+                nested_sequence_type(&mut random, depth, sequence_depth)
+            })
+            .collect();
+        let (new, old) = both(&types);
+        assert_eq!(
+            new,
+            old,
+            "case {case}: {}",
+            types.iter().map(|ty| format!("{ty}; ")).collect::<String>()
+        );
+        unified += usize::from(new.is_ok());
+        let inputs: Vec<&Type> = types.iter().collect();
+        let at_once = unify_types(&inputs, Fold::AllAtOnce).map_err(|_| ());
+        order_decides += usize::from(at_once != new);
+    }
+    assert!(
+        (1_000..2_900).contains(&unified),
+        "{unified} unified of 3,000"
+    );
+    assert!(order_decides >= 100, "the order decides {order_decides}");
+}
+
 #[test]
 fn generated_lists_of_objects_unify_as_the_oracle_unifies_them() {
     let mut random = Random(2026);
@@ -693,4 +746,62 @@ fn nested_objects_unify_in_order_in_polynomial_work() {
     let (unified, work) = work_of(|| unify(&types));
     assert!(unified.is_ok());
     assert!(work <= 8 * depth * depth, "{work} units of work");
+}
+
+/// The rounds of unification in order nest: the attribute `b` of the
+/// attribute `a` is unified in rounds whose steps are each unified in
+/// rounds, and three types found by search unify otherwise than in rounds
+/// of single steps (`list(list(set(string)))`).
+#[test]
+fn rounds_in_order_nest_one_level_for_each_level_of_objects() {
+    use Type::{String, Tuple};
+    let sequences = [
+        Tuple(vec![
+            Tuple(vec![Tuple(vec![String, String])]),
+            Tuple(vec![]),
+        ]),
+        Tuple(vec![Tuple(vec![]), Type::list(Tuple(vec![String]))]),
+        Tuple(vec![Type::set(Type::set(String))]),
+    ];
+    let inputs: Vec<&Type> = sequences.iter().collect();
+    let steps_once = Type::list(Type::list(Type::set(String)));
+    let steps_in_rounds = Type::list(Type::list(Type::list(String)));
+    assert_eq!(in_order(&inputs, 0, 24).ok(), Some(steps_once));
+    assert_eq!(in_order(&inputs, 1, 24).ok(), Some(steps_in_rounds.clone()));
+    let objects: Vec<Type> = sequences
+        .iter()
+        .map(|ty| Type::object([("a", Type::object([("b", ty.clone())]))]))
+        .collect();
+    let expected = Type::object([("a", Type::object([("b", steps_in_rounds)]))]);
+    assert_eq!(oracle::unify(&objects).ok(), Some(expected.clone()));
+    assert_eq!(unify(&objects).ok(), Some(expected));
+}
+
+/// Objects of objects whose attribute `a` itself holds a set and tuples of
+/// two lengths: its types are unified in order, attribute by attribute.
+#[test]
+fn objects_of_objects_with_a_set_and_tuples_inside_unify_in_linear_work() {
+    let inner = one_attribute_objects(5_000, &Type::String);
+    let mut objects: Vec<Type> = inner
+        .iter()
+        .map(|ty| Type::object([("a", ty.clone())]))
+        .collect();
+    for (name, ty) in [
+        ("s", Type::set(Type::String)),
+        ("t", Type::Tuple(vec![])),
+        ("t", Type::Tuple(vec![Type::String])),
+    ] {
+        objects.push(Type::object([("a", Type::object([(name, ty)]))]));
+    }
+    let (unified, work) = work_of(|| unify(&objects));
+    let mut expected = union_of(&inner);
+    if let Type::Object(attributes) = &mut expected {
+        attributes.insert("s".into(), Type::set(Type::String));
+        attributes.insert("t".into(), Type::list(Type::String));
+    }
+    assert_eq!(unified.ok(), Some(Type::object([("a", expected)])));
+    assert!(work <= 5 * objects.len(), "{work} units of work");
+    let (new, old) = both(&objects[4_900..]);
+    assert!(new.is_ok());
+    assert_eq!(new, old);
 }
