@@ -42,6 +42,16 @@ fn main() {
     in_order.push(Type::object([("s", Type::set(Type::String))]));
     in_order.push(Type::object([("t", Type::Tuple(vec![]))]));
     in_order.push(Type::object([("t", Type::Tuple(vec![Type::String]))]));
+    // The attribute `a` itself holds a set and tuples of two lengths: its
+    // types unified in order, attribute by attribute.
+    let mut inside = objects_of_objects.clone();
+    for (name, ty) in [
+        ("s", Type::set(Type::String)),
+        ("t", Type::Tuple(vec![])),
+        ("t", Type::Tuple(vec![Type::String])),
+    ] {
+        inside.push(Type::object([("a", Type::object([(name, ty)]))]));
+    }
     let mut coalesce = EvalContext::default();
     let numbers = (0..20_000)
         .map(|i| Value::number(Number::from_i64(i)))
@@ -52,7 +62,7 @@ fn main() {
     coalesce.variables.insert("l".into(), list);
     let nested = nested_tuples(20_000);
 
-    let unifications: [(&str, &dyn Fn()); 6] = [
+    let unifications: [(&str, &dyn Fn()); 7] = [
         ("unify 10,000 one-attribute objects", &|| {
             black_box(unify(black_box(&objects_10k))).ok();
         }),
@@ -64,6 +74,9 @@ fn main() {
         }),
         ("unify 20,003 objects (of objects), in order", &|| {
             black_box(unify(black_box(&in_order))).ok();
+        }),
+        ("unify 20,003 objects of objects, in order inside", &|| {
+            black_box(unify(black_box(&inside))).ok();
         }),
         (
             "coalesce([for i in l: {\"k${i}\" = i}]...), 20,000",
