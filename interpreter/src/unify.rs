@@ -375,7 +375,10 @@ fn unify_each(types: &[&Type], fold: Fold, inputs: usize) -> Result<Type, String
 /// objects themselves (or tuples of one length), each step unifies them
 /// attribute by attribute, so each attribute's types evolve on their own:
 /// they are unified in order the same way, one `depth` further in, where a
-/// step is the step of the enclosing depth acting on one attribute.
+/// step is the step of the enclosing depth acting on one attribute. Other
+/// types (a mix of lists, sets and tuples, or maps and objects) are
+/// unified step by step, each step building its result anew: in time that
+/// grows with the number of types times the size of the result.
 fn in_order(types: &[&Type], depth: usize, rounds: usize) -> Result<Type, String> {
     let Some((first, rest)) = types.split_first() else {
         return Ok(Type::Dynamic);
