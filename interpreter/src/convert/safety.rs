@@ -15,9 +15,16 @@ use crate::unify::unify;
 pub fn conversion_safety(from: &Type, to: &Type) -> Option<Safety> {
     use Safety::{Safe, Unsafe};
     match (from, to) {
-        // "A given type can always be converted to itself, which is a no-op."
-        _ if from == to => Some(Safe),
         (_, Type::Dynamic) | (Type::Dynamic, _) => Some(Safe),
+
+        // "A given type can always be converted to itself, which is a no-op."
+        // For a primitive type here; a collection or structural type
+        // converts to itself by its kind's rule below, each of its parts to
+        // itself, safely. (Comparing the two types whole first would compare
+        // their parts again at every level below.)
+        (Type::String, Type::String) | (Type::Number, Type::Number) | (Type::Bool, Type::Bool) => {
+            Some(Safe)
+        }
 
         // § Primitive Type Conversions
         (Type::Number, Type::String) | (Type::Bool, Type::String) => Some(Safe),
