@@ -11,6 +11,7 @@
 
 use super::ast;
 use super::eval::{eval, Scope};
+use super::lexer::StartMode;
 use super::{parse_phase, parser, with_nesting_limit, Diagnostics, Problem, Root};
 use crate::bodies::{
     schema_error, FoundAttribute, FoundBlock, PhysicalBody, RawContent, SchemaIndex,
@@ -36,11 +37,16 @@ pub fn with_config_body<R>(
         ctx.budget.allow_source(source.len());
     }
     let scope = ctx.map(EvalScope::global);
-    with_nesting_limit(scope.as_ref(), |depth_limit| {
-        let parsed = parse_phase(source, depth_limit, parser::parse_config_file)?;
-        let file = parsed.tree.view(&parsed.arena);
-        work(&NativeBody::new(file.body, source, MissingItem::FileStart))
-    })
+    with_nesting_limit(
+        source,
+        StartMode::ConfigFile,
+        scope.as_ref(),
+        |depth_limit| {
+            let parsed = parse_phase(source, depth_limit, parser::parse_config_file)?;
+            let file = parsed.tree.view(&parsed.arena);
+            work(&NativeBody::new(file.body, source, MissingItem::FileStart))
+        },
+    )
 }
 
 /// A native body, or what remains of one after partial processing.
