@@ -263,10 +263,12 @@ pub(crate) fn with_nesting_limit<T>(
         return Err(last_too_deep.unwrap_or_else(|| Failure::Panicked.diagnostic(nesting.syntax)));
     };
     // The system refused a step: smaller stacks than it that may still
-    // hold the input, the largest first: the one the estimate needs, then
-    // the steps skipped.
+    // hold the input, the largest first: the one the estimate needs (with a
+    // quarter more, for the levels the estimate does not count), then the
+    // steps skipped.
+    let needed = (estimate + estimate / 4 + 16).min(max);
     let mut fallbacks: Vec<usize> = steps(largest)
-        .chain([stack_for(estimate, bytes_per_level)])
+        .chain([stack_for(needed, bytes_per_level)])
         .filter(|&size| size < refused && worth(size, tried))
         .collect();
     fallbacks.sort_unstable_by(|a, b| b.cmp(a));

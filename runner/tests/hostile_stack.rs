@@ -302,18 +302,27 @@ fn a_million_levels_are_nesting_too_deep_in_memory_in_proportion() {
 
 #[test]
 fn an_input_deeper_than_a_capped_stack_holds_is_a_named_error_and_serving_goes_on() {
-    // 150,000 levels need a stack of about 1.5 GiB, more than a 1 GiB cap
-    // allows: the parser stops at what the largest stack granted holds.
+    // 50,000 levels fit a stack a 1 GiB cap allows (the step that holds
+    // them, 1 GiB, is refused, and a smaller one sized for them is not);
+    // 150,000 levels need about 1.5 GiB: the parser stops at what the
+    // largest stack granted holds.
+    let fits = nested(50_000, "[", "1", "]");
+    let fits = json!({ "id": "fits", "kind": "expr", "expr": fits, "variables": {} });
     let deep = nested(150_000, "[", "1", "]");
-    let request = json!({ "id": "deep", "kind": "expr", "expr": deep, "variables": {} });
-    let ended = run(hcl_ref(), &[], lines(&[request, next()]), SMALL_CAP);
-    let answers = answers(&ended, 2);
-    let answer = parse(&answers[0]);
+    let deep = json!({ "id": "deep", "kind": "expr", "expr": deep, "variables": {} });
+    let ended = run(hcl_ref(), &[], lines(&[fits, deep, next()]), SMALL_CAP);
+    let answers = answers(&ended, 3);
+    assert!(
+        answers[0].starts_with(r#"{"id":"fits","value":{"type":["tuple","#),
+        "{}",
+        &answers[0][..300.min(answers[0].len())]
+    );
+    let answer = parse(&answers[1]);
     assert_eq!(answer["id"], "deep");
     let diagnostic = &answer["error"]["diagnostics"][0];
     assert_eq!(answer["error"]["phase"], "parse", "{answer}");
     assert_eq!(diagnostic["summary"], "Nesting too deep", "{answer}");
     let detail = diagnostic["detail"].as_str().unwrap_or_default();
     assert!(detail.contains("the system refused"), "{detail}");
-    served_on(&answers[1]);
+    served_on(&answers[2]);
 }
