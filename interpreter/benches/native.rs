@@ -1,16 +1,18 @@
 //! Speed and memory of the native syntax on generated Terraform-style
 //! configurations of 1, 10 and 50 MB: parsing alone, and parsing plus the
-//! evaluation of every attribute. Each measurement runs in a fresh process
-//! so that its peak memory (VmHWM) is its own; each figure is the median of
-//! `HCL_BENCH_RUNS` (default 5) measurements, with their range, and the
-//! highest peak memory.
+//! evaluation of every attribute; and on a template of many
+//! interpolations, and on 100,000 nested blocks and brackets (evaluated).
+//! Each measurement runs in a fresh process so that its peak memory
+//! (VmHWM) is its own; each figure is the median of `HCL_BENCH_RUNS`
+//! (default 5) measurements, with their range, and the highest peak
+//! memory.
 //!
 //! `cargo bench -p hcl-interpreter --bench native [-- SIZES_IN_MB...]`.
 //! Peak memory is given as a multiple of the input's size (the process's
 //! whole peak, its code and runtime included).
 //! A benchmark, not a test: it reports and asserts nothing.
 
-use hcl_interpreter::native::{eval_config, eval_template, parse_config};
+use hcl_interpreter::native::{eval_config, eval_expression, eval_template, parse_config};
 use hcl_interpreter::number::Number;
 use hcl_interpreter::{EvalContext, Type, Value};
 use std::fmt::Write as _;
@@ -109,6 +111,24 @@ fn interpolations_child(count: usize) {
     println!("{seconds} {} {}", peak_memory(), source.len());
 }
 
+/// The child of a deep-nesting measurement: 100,000 nested blocks (a
+/// configuration file, evaluated) or brackets (an expression, evaluated);
+/// prints `seconds peak_bytes source_bytes`.
+fn deep_child(what: &str, levels: usize) {
+    let source = match what {
+        "blocks" => "b {\n".repeat(levels) + &"}\n".repeat(levels),
+        _ => "[".repeat(levels) + "1" + &"]".repeat(levels),
+    };
+    let ctx = context();
+    let started = Instant::now();
+    match what {
+        "blocks" => drop(eval_config(&source, &ctx).expect("the blocks evaluate")),
+        _ => drop(eval_expression(&source, &ctx).expect("the brackets evaluate")),
+    }
+    let seconds = started.elapsed().as_secs_f64();
+    println!("{seconds} {} {}", peak_memory(), source.len());
+}
+
 /// The child: generate, then time one phase; prints `seconds peak_bytes`.
 fn child(mode: &str, megabytes: usize) {
     let source = generate(megabytes << 20);
@@ -153,6 +173,7 @@ fn main() {
         let size = size.parse().expect("a size");
         match mode {
             "interpolations" => interpolations_child(size),
+            "blocks" | "brackets" => deep_child(mode, size),
             _ => child(mode, size),
         }
         return;
@@ -197,6 +218,21 @@ fn main() {
             "  100,000 / 10,000 interpolations: {:.1} times the time",
             large / small
         );
+    }
+    // Deep nesting: the stack the recursion takes is memory too.
+    for what in ["blocks", "brackets"] {
+        let measured: Vec<(f64, f64, f64)> = (0..runs)
+            .filter_map(|_| measure(&exe, what, 100_000).ok())
+            .collect();
+        let mut seconds: Vec<f64> = measured.iter().map(|m| m.0).collect();
+        let peak_ratio = measured.iter().map(|m| m.1 / m.2).fold(0.0, f64::max);
+        seconds.sort_by(f64::total_cmp);
+        if let Some(&median) = seconds.get(seconds.len() / 2) {
+            println!(
+                "100,000 nested {what} (median of {runs} runs): {:.2} ms, peak memory {peak_ratio:.1} times the input",
+                median * 1e3
+            );
+        }
     }
     println!(
         "{:>6} {:>12} {:>10} {:>15} {:>12} {:>16}   (median of {runs} runs)",

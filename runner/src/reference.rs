@@ -3,7 +3,7 @@
 
 use crate::kinds::{self, Block, Body, Input, StaticShape, Syntax, Text};
 use crate::wire::{Attribute, ErrorAnswer, Outcome, Ty, Val};
-use hcl_interpreter::bodies::{self, BodyContent};
+use hcl_interpreter::bodies::{self, BodyContent, ContentBlock};
 use hcl_interpreter::convert::Safety;
 use hcl_interpreter::diagnostic::Range;
 use hcl_interpreter::eval_context::Budget;
@@ -49,21 +49,72 @@ fn context(variables: BTreeMap<String, Value>, budget: u64) -> EvalContext {
     }
 }
 
-fn content_outcome(mut content: BodyContent) -> Body<Attribute> {
-    Body {
-        attributes: attributes(std::mem::take(&mut content.attributes)),
-        blocks: std::mem::take(&mut content.blocks)
-            .into_iter()
-            .map(|mut b| {
-                let body = content_outcome(std::mem::take(&mut b.body));
-                block(
-                    std::mem::take(&mut b.type_name),
-                    std::mem::take(&mut b.labels),
-                    body,
-                )
-            })
-            .collect(),
-        remain: content.remain.take().map(|r| Box::new(content_outcome(*r))),
+/// A body's content as the protocol writes it. Bodies nest as deep as
+/// their source's blocks (200,000 levels), so the conversion runs without
+/// recursion: one heap stack holds a frame for each body being converted,
+/// its blocks taken one at a time.
+fn content_outcome(content: BodyContent) -> Body<Attribute> {
+    /// Where a converted body goes.
+    enum Place {
+        /// It is the result.
+        Root,
+        /// It is the body of a block of the body below it on the stack.
+        Block {
+            type_name: String,
+            labels: Vec<String>,
+        },
+        /// It is the remaining body of the body below it on the stack.
+        Remain,
+    }
+    struct Frame {
+        place: Place,
+        converted: Body<Attribute>,
+        blocks: std::vec::IntoIter<ContentBlock>,
+        remain: Option<Box<BodyContent>>,
+    }
+    let frame = |place, mut content: BodyContent| Frame {
+        place,
+        converted: Body {
+            attributes: attributes(std::mem::take(&mut content.attributes)),
+            blocks: Vec::with_capacity(content.blocks.len()),
+            remain: None,
+        },
+        blocks: std::mem::take(&mut content.blocks).into_iter(),
+        remain: content.remain.take(),
+    };
+    let mut stack = vec![frame(Place::Root, content)];
+    loop {
+        let Some(top) = stack.last_mut() else {
+            return Body::default();
+        };
+        if let Some(mut b) = top.blocks.next() {
+            let place = Place::Block {
+                type_name: std::mem::take(&mut b.type_name),
+                labels: std::mem::take(&mut b.labels),
+            };
+            let body = std::mem::take(&mut b.body);
+            stack.push(frame(place, body));
+            continue;
+        }
+        if let Some(remain) = top.remain.take() {
+            stack.push(frame(Place::Remain, *remain));
+            continue;
+        }
+        let Some(done) = stack.pop() else {
+            return Body::default();
+        };
+        let Some(parent) = stack.last_mut() else {
+            return done.converted;
+        };
+        match done.place {
+            Place::Block { type_name, labels } => {
+                parent
+                    .converted
+                    .blocks
+                    .push(block(type_name, labels, done.converted));
+            }
+            Place::Remain | Place::Root => parent.converted.remain = Some(Box::new(done.converted)),
+        }
     }
 }
 

@@ -77,101 +77,130 @@ pub fn process<B: PhysicalBody>(
     processing: Processing,
     scope: Option<&EvalScope>,
 ) -> Result<BodyContent, Vec<Diagnostic>> {
+    // Each way of processing is a function of its own: blocks recurse
+    // through this one as deep as they nest, and its stack frame is then
+    // only that of the way taken.
     match processing {
-        Processing::AsWritten => {
-            let content = body.content()?;
-            Ok(BodyContent {
-                attributes: evaluate_attributes(body, content.attributes, scope)?,
-                blocks: process_blocks(content.blocks, |_| Processing::AsWritten, scope)?,
-                remain: None,
-            })
-        }
-        Processing::Spec(BodySpec::Attributes) => {
-            // "Processing in this mode behaves as if a schema had been
-            // constructed without any _block header schemata_ and with an
-            // attribute schema for each distinct key provided within the
-            // physical representation of the body." "No _block sequence_ is
-            // produced in this processing mode."
-            let found = body.just_attributes()?;
-            Ok(BodyContent {
-                attributes: evaluate_attributes(body, found, scope)?,
-                blocks: Vec::new(),
-                remain: None,
-            })
-        }
+        Processing::AsWritten => as_written(body, scope),
+        Processing::Spec(BodySpec::Attributes) => attributes_only(body, scope),
         Processing::Spec(BodySpec::Schema {
             schema,
             block_bodies,
             remain,
-        }) => {
-            schema.check().map_err(|d| vec![d])?;
-            let index = SchemaIndex::new(schema);
-            let (content, rest) = body.partial_content(&index)?;
-            // "An _attribute schema_ provides the name of an attribute and
-            // whether its presence is required."
-            let found: BTreeSet<&str> =
-                content.attributes.iter().map(|a| a.name.as_str()).collect();
-            if let Some(missing) = schema
-                .attributes
-                .iter()
-                .find(|a| a.required && !found.contains(a.name.as_str()))
-            {
-                return Err(vec![schema_error(
-                    body.missing_item(),
-                    "Missing required argument",
-                    format!(
-                        "The attribute {} is required, but it is not defined.",
-                        quoted(&missing.name)
-                    ),
-                )]);
-            }
-            // "by default the given schema is assumed to be exhaustive, such
-            // that any attribute or block not matched by schema elements is
-            // considered an error."
-            if remain.is_none() {
-                if let Some(diagnostic) = rest.extraneous(&index) {
-                    return Err(vec![diagnostic]);
-                }
-            }
-            let attributes = evaluate_attributes(body, content.attributes, scope)?;
-            // A block type without a spec of its own is processed in the
-            // dynamic attributes mode.
-            let block_spec = |type_name: &str| {
-                Processing::Spec(block_bodies.get(type_name).unwrap_or(&BodySpec::Attributes))
-            };
-            let blocks = process_blocks(content.blocks, block_spec, scope)?;
-            // "The new body can then be recursively processed using any of
-            // the body processing models."
-            let remain = match remain {
-                Some(remain_spec) => Some(Box::new(process(
-                    &rest,
-                    Processing::Spec(remain_spec),
-                    scope,
-                )?)),
-                None => None,
-            };
-            Ok(BodyContent {
-                attributes,
-                blocks,
-                remain,
-            })
+        }) => with_schema(body, schema, block_bodies, remain.as_deref(), scope),
+    }
+}
+
+/// Processes a body as written: every attribute and block.
+fn as_written<B: PhysicalBody>(
+    body: &B,
+    scope: Option<&EvalScope>,
+) -> Result<BodyContent, Vec<Diagnostic>> {
+    let content = body.content()?;
+    Ok(BodyContent {
+        attributes: evaluate_attributes(body, content.attributes, scope)?,
+        blocks: process_blocks(content.blocks, |_| Processing::AsWritten, scope)?,
+        remain: None,
+    })
+}
+
+/// Processes a body in the dynamic attributes mode.
+#[inline(never)]
+fn attributes_only<B: PhysicalBody>(
+    body: &B,
+    scope: Option<&EvalScope>,
+) -> Result<BodyContent, Vec<Diagnostic>> {
+    // "Processing in this mode behaves as if a schema had been
+    // constructed without any _block header schemata_ and with an
+    // attribute schema for each distinct key provided within the
+    // physical representation of the body." "No _block sequence_ is
+    // produced in this processing mode."
+    let found = body.just_attributes()?;
+    Ok(BodyContent {
+        attributes: evaluate_attributes(body, found, scope)?,
+        blocks: Vec::new(),
+        remain: None,
+    })
+}
+
+/// Processes a body with a schema: its blocks' bodies and its remaining
+/// body as their specs say.
+#[inline(never)]
+fn with_schema<B: PhysicalBody>(
+    body: &B,
+    schema: &BodySchema,
+    block_bodies: &BTreeMap<String, BodySpec>,
+    remain: Option<&BodySpec>,
+    scope: Option<&EvalScope>,
+) -> Result<BodyContent, Vec<Diagnostic>> {
+    schema.check().map_err(|d| vec![d])?;
+    let index = SchemaIndex::new(schema);
+    let (content, rest) = body.partial_content(&index)?;
+    // "An _attribute schema_ provides the name of an attribute and
+    // whether its presence is required."
+    let found: BTreeSet<&str> = content.attributes.iter().map(|a| a.name.as_str()).collect();
+    if let Some(missing) = schema
+        .attributes
+        .iter()
+        .find(|a| a.required && !found.contains(a.name.as_str()))
+    {
+        return Err(vec![schema_error(
+            body.missing_item(),
+            "Missing required argument",
+            format!(
+                "The attribute {} is required, but it is not defined.",
+                quoted(&missing.name)
+            ),
+        )]);
+    }
+    // "by default the given schema is assumed to be exhaustive, such
+    // that any attribute or block not matched by schema elements is
+    // considered an error."
+    if remain.is_none() {
+        if let Some(diagnostic) = rest.extraneous(&index) {
+            return Err(vec![diagnostic]);
         }
     }
+    let attributes = evaluate_attributes(body, content.attributes, scope)?;
+    // A block type without a spec of its own is processed in the
+    // dynamic attributes mode.
+    let block_spec = |type_name: &str| {
+        Processing::Spec(block_bodies.get(type_name).unwrap_or(&BodySpec::Attributes))
+    };
+    let blocks = process_blocks(content.blocks, block_spec, scope)?;
+    // "The new body can then be recursively processed using any of
+    // the body processing models."
+    let remain = match remain {
+        Some(remain_spec) => Some(Box::new(process(
+            &rest,
+            Processing::Spec(remain_spec),
+            scope,
+        )?)),
+        None => None,
+    };
+    Ok(BodyContent {
+        attributes,
+        blocks,
+        remain,
+    })
 }
 
 /// Processes the body of each block, in order, as `processing` says for
 /// its type.
 fn process_blocks<'s, B: PhysicalBody>(
-    found: Vec<FoundBlock<B>>,
+    mut found: Vec<FoundBlock<B>>,
     processing: impl Fn(&str) -> Processing<'s>,
     scope: Option<&EvalScope>,
 ) -> Result<Vec<ContentBlock>, Vec<Diagnostic>> {
     let mut blocks = Vec::with_capacity(found.len());
-    for block in found {
+    // Each block is processed where it lies (as deep as blocks nest, a
+    // copy of it in each frame would add up).
+    for block in &mut found {
+        let body = process(&block.body, processing(&block.type_name), scope)?;
         blocks.push(ContentBlock {
-            body: process(&block.body, processing(&block.type_name), scope)?,
-            type_name: block.type_name,
-            labels: block.labels,
+            body,
+            type_name: std::mem::take(&mut block.type_name),
+            labels: std::mem::take(&mut block.labels),
         });
     }
     Ok(blocks)

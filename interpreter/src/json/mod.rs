@@ -17,9 +17,9 @@
 //!
 //! Objects and arrays may nest at most [`MAX_NESTING_DEPTH`] levels; deeper
 //! input is a parse error ("Nesting too deep"). Parsing and evaluation
-//! recurse: on the caller's stack as deep as it holds, and on a
-//! [`STACK_SIZE`] stack (reserved, not committed) for a text that nests
-//! deeper (see [`crate::large_stack`]). Parsing is linear in the input. In
+//! recurse: on the caller's stack as deep as it holds, and on larger
+//! stacks, in steps up to [`STACK_SIZE`] (reserved, not committed), for a
+//! text that nests deeper (see [`crate::large_stack`]). Parsing is linear in the input. In
 //! full expression mode each string with a template sequence is evaluated
 //! by the native syntax, which finds a stack for itself.
 
@@ -34,55 +34,51 @@ pub use expression::eval_expression;
 pub use parser::{parse, Node, NodeKind, Property};
 pub use static_analysis::{analyze, JsonExpression};
 
-use crate::diagnostic::{Diagnostic, Phase};
+use crate::diagnostic::Diagnostic;
 use crate::eval_context::EvalScope;
 use crate::large_stack;
 
 /// The deepest nesting of objects and arrays accepted.
 pub const MAX_NESTING_DEPTH: usize = 10_000;
 
-/// The stack of parsing and evaluation: 256 MiB, far more than the deepest
-/// accepted input needs (a few KiB per level in debug builds).
+/// The largest stack of parsing and evaluation, taken only for the
+/// deepest texts: 256 MiB, far more than the deepest accepted input needs
+/// (a few KiB per level in debug builds).
 pub const STACK_SIZE: usize = 256 << 20;
 
 /// The stack one level of nesting may take: the deepest accepted input
 /// fits [`STACK_SIZE`].
 const BYTES_PER_LEVEL: usize = STACK_SIZE / MAX_NESTING_DEPTH;
 
-/// With fewer levels than this left on the caller's stack, work goes
-/// straight to a large stack.
-const MIN_LEVELS_HERE: usize = 32;
-
 /// The summary of the parse error of a text nested deeper than the limit.
-const NESTING_TOO_DEEP: &str = "Nesting too deep";
+const NESTING_TOO_DEEP: &str = large_stack::NESTING_TOO_DEEP;
+
+/// The nesting of the JSON syntax's deep work.
+const NESTING: large_stack::Nesting = large_stack::Nesting {
+    syntax: "JSON",
+    max_levels: MAX_NESTING_DEPTH,
+    bytes_per_level: BYTES_PER_LEVEL,
+};
 
 /// Runs `work`, which parses a JSON text (and evaluates it in `scope`, if
 /// given) and recurses as deep as it nests, giving it the nesting limit it
-/// must keep to: first here, on the caller's stack, with the limit what is
-/// left of it holds; then, if the text nests deeper, again on a
-/// [`STACK_SIZE`] stack with the full limit (see [`crate::large_stack`]).
-/// A text whose values may be evaluated in a scope whose variables nest
-/// deeper than the limit here goes to the large stack at once. A failure to
-/// get the stack, or a panic in the work (a bug), is reported as a
-/// diagnostic.
+/// must keep to: here, on the caller's stack, with the limit what is left
+/// of it holds, and then, for a text that nests deeper, on larger stacks in
+/// steps up to one of [`STACK_SIZE`] with the full limit (see
+/// [`large_stack::with_nesting_limit`]). A text whose values may be
+/// evaluated in a scope whose variables nest deeper than a limit goes to a
+/// stack that holds them at once. A stack the system refuses, or a panic
+/// in the work (a bug), is reported as a diagnostic.
 fn with_nesting_limit<T>(
     scope: Option<&EvalScope>,
     work: impl Fn(usize) -> Result<T, Vec<Diagnostic>>,
 ) -> Result<T, Vec<Diagnostic>> {
-    let here = large_stack::levels_left(BYTES_PER_LEVEL).min(MAX_NESTING_DEPTH);
-    let fits = here >= MIN_LEVELS_HERE
-        && (here == MAX_NESTING_DEPTH || scope.is_none_or(|s| !s.nests_deeper_than(here)));
-    if fits {
-        match large_stack::run_here(|| work(here)) {
-            Ok(Err(diagnostics))
-                if here < MAX_NESTING_DEPTH
-                    && diagnostics.first().is_some_and(|d| {
-                        d.phase == Phase::Parse && d.summary == NESTING_TOO_DEEP
-                    }) => {}
-            Ok(result) => return result,
-            Err(failure) => return Err(failure.diagnostic("JSON")),
-        }
-    }
-    large_stack::run(STACK_SIZE, || work(MAX_NESTING_DEPTH))
-        .unwrap_or_else(|failure| Err(failure.diagnostic("JSON")))
+    // The JSON syntax's steps are few (its nesting limit is low): no
+    // estimate.
+    large_stack::with_nesting_limit(
+        &NESTING,
+        || 0,
+        |levels| scope.is_some_and(|s| s.nests_deeper_than(levels)),
+        work,
+    )
 }

@@ -11,6 +11,7 @@
 
 use super::ast;
 use super::eval::{eval, Scope};
+use super::lexer::StartMode;
 use super::{parse_phase, parser, with_nesting_limit, Diagnostics, Problem, Root};
 use crate::bodies::{
     schema_error, FoundAttribute, FoundBlock, PhysicalBody, RawContent, SchemaIndex,
@@ -36,11 +37,16 @@ pub fn with_config_body<R>(
         ctx.budget.allow_source(source.len());
     }
     let scope = ctx.map(EvalScope::global);
-    with_nesting_limit(scope.as_ref(), |depth_limit| {
-        let parsed = parse_phase(source, depth_limit, parser::parse_config_file)?;
-        let file = parsed.tree.view(&parsed.arena);
-        work(&NativeBody::new(file.body, source, MissingItem::FileStart))
-    })
+    with_nesting_limit(
+        source,
+        StartMode::ConfigFile,
+        scope.as_ref(),
+        |depth_limit| {
+            let parsed = parse_phase(source, depth_limit, parser::parse_config_file)?;
+            let file = parsed.tree.view(&parsed.arena);
+            work(&NativeBody::new(file.body, source, MissingItem::FileStart))
+        },
+    )
 }
 
 /// A native body, or what remains of one after partial processing.
@@ -48,16 +54,19 @@ pub fn with_config_body<R>(
 pub struct NativeBody<'a> {
     source: &'a str,
     /// Where a missing element is reported.
-    missing_item: MissingItem<'a>,
+    missing_item: MissingItem,
     elements: Elements<'a>,
 }
 
 /// Where a missing element of a body is reported: at the start of a file,
-/// or at the opening brace of a block (found when it is needed).
+/// or at the opening brace of a block, found when it is needed between
+/// the end of the block's header (its type and labels) and the start of
+/// its body. (Kept small: a body is held for each block as it is
+/// processed, as many as the blocks nest.)
 #[derive(Clone, Copy)]
-enum MissingItem<'a> {
+enum MissingItem {
     FileStart,
-    OpeningBrace(ast::Block<'a>),
+    OpeningBrace { header_end: u32, body_start: u32 },
 }
 
 /// The elements of a body: all of them, or those that remain after partial
@@ -97,8 +106,30 @@ impl<T, L: Iterator<Item = T>, R: Iterator<Item = T>> Iterator for Either<L, R> 
     }
 }
 
+impl<T, L: ExactSizeIterator<Item = T>, R: ExactSizeIterator<Item = T>> ExactSizeIterator
+    for Either<L, R>
+{
+}
+
+/// The items of an iterator of known length in a vector of that capacity
+/// (`collect` gives a vector of one item room for four, and bodies hold
+/// one such vector for each block as deep as blocks nest).
+fn exactly<T>(items: impl ExactSizeIterator<Item = T>) -> Vec<T> {
+    let mut collected = Vec::with_capacity(items.len());
+    collected.extend(items);
+    collected
+}
+
+/// Where a block's header (its type and labels) ends.
+fn header_end(block: &ast::Block) -> u32 {
+    block
+        .labels
+        .last()
+        .map_or(block.type_span.end, |label| label.span.end)
+}
+
 impl<'a> NativeBody<'a> {
-    fn new(body: ast::Body<'a>, source: &'a str, missing_item: MissingItem<'a>) -> NativeBody<'a> {
+    fn new(body: ast::Body<'a>, source: &'a str, missing_item: MissingItem) -> NativeBody<'a> {
         NativeBody {
             source,
             missing_item,
@@ -107,7 +138,7 @@ impl<'a> NativeBody<'a> {
     }
 
     /// The attribute definitions, in source order.
-    fn attributes(&self) -> impl Iterator<Item = ast::Attribute<'a>> + '_ {
+    fn attributes(&self) -> impl ExactSizeIterator<Item = ast::Attribute<'a>> + '_ {
         match &self.elements {
             Elements::All(body) => Either::Left(body.attributes.iter()),
             Elements::Remaining { attributes, .. } => Either::Right(attributes.iter().copied()),
@@ -115,7 +146,7 @@ impl<'a> NativeBody<'a> {
     }
 
     /// The blocks, in source order.
-    fn blocks(&self) -> impl Iterator<Item = ast::Block<'a>> + '_ {
+    fn blocks(&self) -> impl ExactSizeIterator<Item = ast::Block<'a>> + '_ {
         match &self.elements {
             Elements::All(body) => Either::Left(body.blocks.iter()),
             Elements::Remaining { blocks, .. } => Either::Right(blocks.iter().copied()),
@@ -126,29 +157,32 @@ impl<'a> NativeBody<'a> {
     fn found_block(&self, block: ast::Block<'a>) -> FoundBlock<NativeBody<'a>> {
         FoundBlock {
             type_name: block.type_name.to_string(),
-            labels: block.labels.iter().map(|l| l.value.to_string()).collect(),
-            body: NativeBody::new(block.body, self.source, MissingItem::OpeningBrace(block)),
+            labels: exactly(block.labels.iter().map(|l| l.value.to_string())),
+            body: NativeBody::new(
+                block.body,
+                self.source,
+                MissingItem::OpeningBrace {
+                    header_end: header_end(&block),
+                    body_start: block.body.span.start,
+                },
+            ),
             type_span: block.type_span,
-            label_spans: block.labels.iter().map(|l| l.span).collect(),
+            label_spans: exactly(block.labels.iter().map(|l| l.span)),
         }
     }
 
-    /// The offset of a block's opening brace: the first `{` after its type
-    /// and labels (only spaces can come between them).
-    fn open_brace(&self, block: &ast::Block) -> usize {
-        let after = block
-            .labels
-            .last()
-            .map_or(block.type_span.end, |label| label.span.end);
+    /// The offset of a block's opening brace: the first `{` after its
+    /// header (only spaces can come between them), before its body.
+    fn open_brace(&self, header_end: u32, body_start: u32) -> usize {
         let between = self
             .source
             .as_bytes()
-            .get(after as usize..block.body.span.start as usize);
+            .get(header_end as usize..body_start as usize);
         between
             .unwrap_or_default()
             .iter()
             .position(|&b| b == b'{')
-            .map_or(block.body.span.start as usize, |i| after as usize + i)
+            .map_or(body_start as usize, |i| header_end as usize + i)
     }
 
     fn error(&self, span: Span, summary: &str, detail: String) -> Diagnostic {
@@ -175,7 +209,7 @@ impl<'a> NativeBody<'a> {
             ));
         }
         if given < wanted {
-            let brace = self.open_brace(block);
+            let brace = self.open_brace(header_end(block), block.body.span.start);
             return Err(self.error(
                 Span::new(brace, brace + 1),
                 "Missing label",
@@ -200,14 +234,11 @@ impl<'a> PhysicalBody for NativeBody<'a> {
 
     fn content(&self) -> Result<RawContent<Self>, Vec<Diagnostic>> {
         Ok(RawContent {
-            attributes: self
-                .attributes()
-                .map(|a| FoundAttribute {
-                    name: a.name.to_string(),
-                    expression: a.expression,
-                })
-                .collect(),
-            blocks: self.blocks().map(|b| self.found_block(b)).collect(),
+            attributes: exactly(self.attributes().map(|a| FoundAttribute {
+                name: a.name.to_string(),
+                expression: a.expression,
+            })),
+            blocks: exactly(self.blocks().map(|b| self.found_block(b))),
         })
     }
 
@@ -254,7 +285,10 @@ impl<'a> PhysicalBody for NativeBody<'a> {
     fn missing_item(&self) -> Range {
         let at = match self.missing_item {
             MissingItem::FileStart => 0,
-            MissingItem::OpeningBrace(block) => self.open_brace(&block),
+            MissingItem::OpeningBrace {
+                header_end,
+                body_start,
+            } => self.open_brace(header_end, body_start),
         };
         self.range(Span::at(at))
     }

@@ -37,19 +37,20 @@
 //!   rejected). Deeper input is a parse error ("Nesting too deep").
 //! - **Stack**: parsing and evaluation run where they are called, on the
 //!   caller's stack, with the nesting limit that what is left of it holds
-//!   (`BYTES_PER_LEVEL` per level); an input that nests deeper, or a
-//!   context whose variables do, runs again on a [`STACK_SIZE`] stack of
-//!   its own, switched to on the caller's thread (reserved, not committed:
-//!   only the pages used are touched), enough for the deepest accepted
-//!   input (see [`crate::large_stack`]). Should the system refuse that
-//!   stack, smaller ones are tried with proportionally smaller nesting
-//!   limits. A value nested 100,000 levels deep, such as the result of
-//!   100,000 nested brackets, is returned to the caller. Dropping it (a
+//!   ([`BYTES_PER_LEVEL`] per level); an input that nests deeper, or a
+//!   context whose variables do, runs again on a larger stack of its own,
+//!   switched to on the caller's thread, in steps of 16 MiB, 64 MiB, 256
+//!   MiB and 1 GiB up to [`STACK_SIZE`], which holds the deepest accepted
+//!   input (see [`crate::large_stack`]). A stack is reserved, not
+//!   committed: only the pages used are touched. Should the system refuse
+//!   a step, the input that needed it is a parse error ("Nesting too deep")
+//!   that says so. A value nested 100,000 levels deep, such as the result
+//!   of 100,000 nested brackets, is returned to the caller. Dropping it (a
 //!   [`Value`], its [`Type`], a [`Body`]) never recurses; comparing,
 //!   converting or encoding it does, through [`Value`]'s own code: callers
-//!   doing that need a large stack too ([`crate::large_stack::run`]). A
-//!   syntax tree ([`Parsed`]) is a few flat vectors: dropping it never
-//!   recurses either.
+//!   doing that need a stack that holds it too
+//!   ([`crate::large_stack::run_levels`]). A syntax tree ([`Parsed`]) is a
+//!   few flat vectors: dropping it never recurses either.
 //!
 //!   [`Type`]: crate::types::Type
 //! - **Size**: a source may be at most [`crate::source::MAX_SOURCE_LEN`] bytes
@@ -79,10 +80,11 @@ pub mod static_analysis;
 use crate::bodies::{self, BodyContent, ContentBlock, Processing};
 use crate::diagnostic::{Diagnostic, Phase, Range};
 use crate::eval_context::{EvalContext, EvalScope};
-use crate::large_stack::{self, Failure};
+use crate::large_stack;
 use crate::source::{self, LineIndex, Span};
 use crate::value::Value;
 use ast::node;
+use lexer::StartMode;
 
 pub use body::{with_config_body, NativeBody};
 
@@ -92,10 +94,11 @@ pub type Diagnostics = Vec<Diagnostic>;
 /// The deepest nesting accepted (see the module documentation).
 pub const MAX_NESTING_DEPTH: usize = 200_000;
 
-/// The stack of parsing and evaluation: 2 GiB, about 10 KiB per
-/// level of [`MAX_NESTING_DEPTH`]. The deepest input of every nesting
-/// construct fits, in debug builds too (`tests.rs` checks it); release
-/// builds use about a third of that.
+/// The largest stack of parsing and evaluation, taken only for the
+/// deepest inputs: 2 GiB, about 10 KiB per level of [`MAX_NESTING_DEPTH`].
+/// The deepest input of every nesting construct fits, in debug builds too
+/// (`tests.rs` checks it); release builds use about a sixth to a third of
+/// that.
 pub const STACK_SIZE: usize = 2 << 30;
 
 /// A configuration file's body: every attribute evaluated, and its blocks
@@ -116,7 +119,7 @@ pub type Block = ContentBlock;
 pub fn eval_expression(source: &str, ctx: &EvalContext) -> Result<Value, Diagnostics> {
     ctx.budget.allow_source(source.len());
     let scope = EvalScope::global(ctx);
-    with_nesting_limit(Some(&scope), |depth_limit| {
+    with_nesting_limit(source, StartMode::ConfigFile, Some(&scope), |depth_limit| {
         let parsed = parse_phase(source, depth_limit, parser::parse_expression_source)?;
         eval::evaluate_expression(parsed.tree.view(&parsed.arena), &scope)
             .map_err(|p| p.into_diagnostics(source, Phase::Eval))
@@ -137,11 +140,16 @@ pub fn eval_template(source: &str, ctx: &EvalContext) -> Result<Value, Diagnosti
 /// Spec: hclsyntax-spec.md § Templates
 pub fn eval_template_in(source: &str, scope: &EvalScope) -> Result<Value, Diagnostics> {
     scope.context().budget.allow_source(source.len());
-    with_nesting_limit(Some(scope), |depth_limit| {
-        let parsed = parse_phase(source, depth_limit, parser::parse_template_source)?;
-        eval::evaluate_template(parsed.tree.view(&parsed.arena), scope)
-            .map_err(|p| p.into_diagnostics(source, Phase::Eval))
-    })
+    with_nesting_limit(
+        source,
+        StartMode::TemplateFile,
+        Some(scope),
+        |depth_limit| {
+            let parsed = parse_phase(source, depth_limit, parser::parse_template_source)?;
+            eval::evaluate_template(parsed.tree.view(&parsed.arena), scope)
+                .map_err(|p| p.into_diagnostics(source, Phase::Eval))
+        },
+    )
 }
 
 /// Parses a configuration file, then evaluates every attribute in `ctx`:
@@ -158,21 +166,29 @@ pub fn eval_config(source: &str, ctx: &EvalContext) -> Result<Body, Diagnostics>
 ///
 /// Spec: hclsyntax-spec.md § Expressions
 pub fn parse_expression(source: &str) -> Result<Parsed<node::Expression>, Diagnostics> {
-    parse_only(source, parser::parse_expression_source)
+    parse_only(
+        source,
+        StartMode::ConfigFile,
+        parser::parse_expression_source,
+    )
 }
 
 /// Parses a template in template file mode.
 ///
 /// Spec: hclsyntax-spec.md § Templates
 pub fn parse_template(source: &str) -> Result<Parsed<node::Template>, Diagnostics> {
-    parse_only(source, parser::parse_template_source)
+    parse_only(
+        source,
+        StartMode::TemplateFile,
+        parser::parse_template_source,
+    )
 }
 
 /// Parses a configuration file.
 ///
 /// Spec: hclsyntax-spec.md § Structural Elements
 pub fn parse_config(source: &str) -> Result<Parsed<node::ConfigFile>, Diagnostics> {
-    parse_only(source, parser::parse_config_file)
+    parse_only(source, StartMode::ConfigFile, parser::parse_config_file)
 }
 
 /// A syntax tree and the source it was read from. The tree is read through
@@ -317,9 +333,12 @@ fn parse_phase<T>(
 
 fn parse_only<T>(
     source: &str,
+    start: StartMode,
     parse: fn(&str, usize) -> Result<parser::ParseOutput<T>, Problem>,
 ) -> Result<Parsed<T>, Diagnostics> {
-    let output = with_nesting_limit(None, |depth_limit| parse_phase(source, depth_limit, parse))?;
+    let output = with_nesting_limit(source, start, None, |depth_limit| {
+        parse_phase(source, depth_limit, parse)
+    })?;
     Ok(Parsed {
         tree: output.tree,
         arena: output.arena,
@@ -332,70 +351,45 @@ fn parse_only<T>(
 /// The stack one level of nesting may take, parsing and evaluation
 /// together: the deepest accepted input of every nesting construct fits
 /// [`STACK_SIZE`] (`tests.rs` checks it).
-const BYTES_PER_LEVEL: usize = STACK_SIZE / MAX_NESTING_DEPTH;
-
-/// With fewer levels than this left on the caller's stack, work goes
-/// straight to a large stack.
-const MIN_LEVELS_HERE: usize = 64;
+pub const BYTES_PER_LEVEL: usize = STACK_SIZE / MAX_NESTING_DEPTH;
 
 /// The summary of the parse error of an input nested deeper than the
 /// limit.
-pub(crate) const NESTING_TOO_DEEP: &str = "Nesting too deep";
+pub(crate) const NESTING_TOO_DEEP: &str = large_stack::NESTING_TOO_DEEP;
+
+/// The nesting of the native syntax's deep work.
+const NESTING: large_stack::Nesting = large_stack::Nesting {
+    syntax: "native",
+    max_levels: MAX_NESTING_DEPTH,
+    bytes_per_level: BYTES_PER_LEVEL,
+};
 
 /// Runs `work`, which parses a source (and evaluates it in `scope`, if
 /// given) and recurses as deep as it nests, giving it the nesting limit it
-/// must keep to (see [`crate::large_stack`]): first here, on the caller's
-/// stack, with the limit what is left of it holds; then, if the input nests
-/// deeper than that, again on a [`STACK_SIZE`] stack with the full limit,
-/// [`MAX_NESTING_DEPTH`]. (The evaluation also recurses through the values
-/// of the scope's variables, which the caller may have nested deeper than
-/// the limit here: then the work goes to the large stack at once.)
+/// must keep to: here, on the caller's stack, with the limit what is left
+/// of it holds, and then, for an input that nests deeper, on larger stacks
+/// in steps up to one of [`STACK_SIZE`] with the full limit,
+/// [`MAX_NESTING_DEPTH`] (see [`large_stack::with_nesting_limit`]), the
+/// first one tried the one that holds the nesting of the source's
+/// delimiters (read from `start` by the lexer alone). (The
+/// evaluation also recurses through the values of the scope's variables,
+/// which the caller may have nested deeper than a limit: then the work
+/// goes to a stack that holds them at once.)
 ///
-/// A panic in the work (a bug) is reported as a diagnostic rather than
-/// propagated.
+/// A stack the system refuses, or a panic in the work (a bug), is reported
+/// as a diagnostic rather than propagated.
 fn with_nesting_limit<T>(
+    source: &str,
+    start: lexer::StartMode,
     scope: Option<&EvalScope>,
     work: impl Fn(usize) -> Result<T, Diagnostics>,
 ) -> Result<T, Diagnostics> {
-    let here = large_stack::levels_left(BYTES_PER_LEVEL).min(MAX_NESTING_DEPTH);
-    let fits = here >= MIN_LEVELS_HERE
-        && (here == MAX_NESTING_DEPTH || scope.is_none_or(|s| !s.nests_deeper_than(here)));
-    if fits {
-        match large_stack::run_here(|| work(here)) {
-            Ok(Err(diagnostics)) if here < MAX_NESTING_DEPTH && too_deep(&diagnostics) => {}
-            Ok(result) => return result,
-            Err(failure) => return Err(failure.diagnostic("native")),
-        }
-    }
-    on_large_stack(work)
-}
-
-/// Whether a parse stopped at the nesting limit.
-fn too_deep(diagnostics: &Diagnostics) -> bool {
-    diagnostics
-        .first()
-        .is_some_and(|d| d.phase == Phase::Parse && d.summary == NESTING_TOO_DEEP)
-}
-
-/// Runs `work` on a [`STACK_SIZE`] stack (see [`crate::large_stack`]),
-/// giving it the nesting limit that stack allows, and returns its result.
-///
-/// Should the system refuse so large a stack, smaller ones are tried with
-/// proportionally smaller limits. A failure to get any stack, or a panic in
-/// the work (a bug), is reported as a diagnostic rather than propagated.
-fn on_large_stack<T>(work: impl Fn(usize) -> Result<T, Diagnostics>) -> Result<T, Diagnostics> {
-    let mut failure = Failure::Refused;
-    for divisor in [1, 8, 64] {
-        match large_stack::run(STACK_SIZE / divisor, || work(MAX_NESTING_DEPTH / divisor)) {
-            Ok(result) => return result,
-            Err(Failure::Refused) => {}
-            Err(panicked) => {
-                failure = panicked;
-                break;
-            }
-        }
-    }
-    Err(failure.diagnostic("native"))
+    large_stack::with_nesting_limit(
+        &NESTING,
+        || lexer::delimiter_nesting(source, start),
+        |levels| scope.is_some_and(|s| s.nests_deeper_than(levels)),
+        work,
+    )
 }
 
 #[cfg(test)]

@@ -509,7 +509,10 @@ fn on_stack_of(size: usize, f: impl FnOnce() + Send) {
 fn input_deeper_than_the_callers_stack_holds_runs_on_a_large_stack() {
     on_stack_of(8 << 20, || {
         let here = crate::large_stack::levels_left(BYTES_PER_LEVEL);
-        assert!(here > MIN_LEVELS_HERE && here < 1_000, "{here} levels here");
+        assert!(
+            here > crate::large_stack::MIN_LEVELS_HERE && here < 1_000,
+            "{here} levels here"
+        );
         let ctx = context();
         for n in [10, here / 2, here * 4, 20_000] {
             let v = eval_expression(&wrap(n, "[", "1", "]"), &ctx).expect("evaluates");

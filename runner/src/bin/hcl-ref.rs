@@ -8,19 +8,19 @@
 
 use clap::{CommandFactory, FromArgMatches, Parser};
 use hcl_conformance::envelope::{check_hello, duplicate_member, json_kind};
-use hcl_conformance::kinds::{Keyword, Kind};
+use hcl_conformance::kinds::{Body, Keyword, Kind};
 use hcl_conformance::reference;
 use hcl_conformance::wire::{
-    read_request, version, AnswerLine, Capabilities, ErrorAnswer, Hello, HelloAnswer, Outcome,
-    PROTOCOL_VERSION,
+    read_request, version, AnswerLine, Attribute, Capabilities, ErrorAnswer, Hello, HelloAnswer,
+    Outcome, PROTOCOL_VERSION,
 };
 use hcl_interpreter::diagnostic::shown;
 use hcl_interpreter::eval_context::Budget;
-use hcl_interpreter::{large_stack, native, Diagnostic, Phase};
+use hcl_interpreter::large_stack::{self, Failure};
+use hcl_interpreter::{native, Diagnostic, Phase, Type, Value};
 use serde::Deserialize;
 use serde_json::Value as Json;
 use std::io::{BufRead, Write};
-use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::process::ExitCode;
 
 /// The HCL reference interpreter behind the hcl-conformance protocol
@@ -58,16 +58,11 @@ const MAX_REQUEST_DEPTH: usize = 4096;
 fn main() -> ExitCode {
     let matches = Options::command().version(version()).get_matches();
     let options = Options::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
-    // Answers nest as deep as the input may (200,000 levels), and encoding,
-    // comparing and dropping them recurses: all the work runs on the
-    // interpreter's large stack.
-    match large_stack::run(native::STACK_SIZE, || serve(&options)) {
-        Ok(code) => code,
-        Err(failure) => {
-            eprintln!("hcl-ref: could not serve requests ({failure:?})");
-            ExitCode::FAILURE
-        }
-    }
+    // Requests are served on the main thread's own stack; a request, or an
+    // answer, that nests deeper than it holds is handled on a larger stack
+    // of its own (`respond`), and the interpreter takes one for input that
+    // nests deeper (`large_stack`). Nothing is reserved up front.
+    serve(&options)
 }
 
 /// Answers requests until standard input closes (or after one, in one-shot
@@ -109,7 +104,29 @@ fn answer_line(id: Option<&str>, outcome: &Outcome) -> String {
     serde_json::to_string(&AnswerLine { id, outcome }).unwrap_or_default()
 }
 
+/// The stack one level of an answer's nesting may take when it is encoded
+/// (a value, its type, or a block, and what encloses it): about 2.6 KiB in
+/// debug builds (a tuple, with its type), 0.7 KiB in release builds.
+const ANSWER_BYTES_PER_LEVEL: usize = 4 << 10;
+
+/// What answering a request gives: an answer line already written (to
+/// `hello`, or to a request that cannot be read), or the outcome of a case
+/// request, to be encoded.
+enum Answer {
+    Line(String),
+    Outcome(String, Outcome),
+}
+
 /// The answer line to one request line.
+///
+/// Reading a request recurses as deep as it nests (at most
+/// [`MAX_REQUEST_DEPTH`] levels), and so does the interpreter's work on
+/// the values it holds; encoding an answer recurses as deep as the answer
+/// nests, which may be as deep as the input (a value of 199,999 nested
+/// tuples). Each runs here, on the caller's stack, when what is left of it
+/// holds that nesting, or else on a larger stack of its own
+/// ([`large_stack::run_levels`]); a stack the system refuses is an error
+/// answer that says so, and serving goes on.
 fn respond(line: &[u8], options: &Options) -> String {
     let scanned = scan(line);
     let id = scanned.id.as_deref();
@@ -128,15 +145,63 @@ fn respond(line: &[u8], options: &Options) -> String {
             "the request nests deeper than {MAX_REQUEST_DEPTH} levels"
         ));
     }
+    let answered = large_stack::run_levels(scanned.depth, native::BYTES_PER_LEVEL, || {
+        read_and_answer(text, id, options)
+    });
+    let (answer_id, outcome) = match answered {
+        Ok(Answer::Line(line)) => return line,
+        Ok(Answer::Outcome(answer_id, outcome)) => (answer_id, outcome),
+        Err(failure) => return answer_line(id, &failed(failure, "the request", scanned.depth)),
+    };
+    let levels = answer_levels(&outcome);
+    let encoded = large_stack::run_levels(levels, ANSWER_BYTES_PER_LEVEL, || {
+        answer_line(Some(&answer_id), &outcome)
+    });
+    dismantle(outcome);
+    encoded.unwrap_or_else(|failure| {
+        answer_line(Some(&answer_id), &failed(failure, "the answer", levels))
+    })
+}
+
+/// The error answer of a request whose work on `what`, nested `levels`
+/// levels deep, could not run: the system refused the stack it needed, or
+/// it panicked (a bug).
+fn failed(failure: Failure, what: &str, levels: usize) -> Outcome {
+    let diagnostic = match failure {
+        Failure::Refused(size) => Diagnostic::new(
+            Phase::Eval,
+            large_stack::NOT_ENOUGH_STACK,
+            format!(
+                "{what} nests {levels} levels deep, and the stack that needs ({} MiB) was refused by the system.",
+                size.div_ceil(1 << 20)
+            ),
+        ),
+        Failure::Panicked => Diagnostic {
+            phase: Phase::Eval,
+            summary: Diagnostic::INTERNAL_ERROR.into(),
+            detail: "hcl-ref panicked on this request: please report it with the request.".into(),
+            range: None,
+        },
+    };
+    Outcome::Error(ErrorAnswer::from_diagnostics(&[diagnostic]))
+}
+
+/// Reads a request line that is UTF-8 text (`id`, the id a scan found in
+/// it) and answers it.
+fn read_and_answer(text: &str, id: Option<&str>, options: &Options) -> Answer {
     let mut deserializer = serde_json::Deserializer::from_str(text);
-    // The depth is bounded above, and the work runs on a large stack.
+    // The depth is bounded above, and the work runs on a stack that holds
+    // it.
     deserializer.disable_recursion_limit();
     let request = match Json::deserialize(&mut deserializer).and_then(|request| {
         deserializer.end()?;
         Ok(request)
     }) {
         Ok(request) => request,
-        Err(e) => return malformed(format!("the request is not JSON: {e}")),
+        Err(e) => {
+            let why = format!("the request is not JSON: {e}");
+            return Answer::Line(answer_line(id, &Outcome::Malformed(why)));
+        }
     };
     // A JSON parser keeps one of two members of the same name; the
     // protocol has none. Two ids are no id.
@@ -145,50 +210,115 @@ fn respond(line: &[u8], options: &Options) -> String {
             true => None,
             false => id,
         };
-        return answer_line(id, &Outcome::Malformed(duplicate.to_string()));
+        return Answer::Line(answer_line(id, &Outcome::Malformed(duplicate.to_string())));
     }
-    let answered = catch_unwind(AssertUnwindSafe(|| answer_request(&request, options)));
-    answered.unwrap_or_else(|_| {
-        let diagnostic = Diagnostic {
-            phase: Phase::Eval,
-            summary: "Internal error of the reference interpreter".into(),
-            detail: "hcl-ref panicked on this request: please report it with the request.".into(),
-            range: None,
-        };
-        let error = Outcome::Error(ErrorAnswer::from_diagnostics(&[diagnostic]));
-        answer_line(id, &error)
-    })
+    answer_request(&request, options)
+}
+
+/// How deep an answer's outcome nests: a value's levels (its type's
+/// included), a body's blocks, a type's levels. Counted without recursion.
+fn answer_levels(outcome: &Outcome) -> usize {
+    enum Part<'a> {
+        Value(&'a Value),
+        Type(&'a Type),
+        Body(&'a Body<Attribute>),
+    }
+    let mut stack = match outcome {
+        Outcome::Value { value, .. } => vec![(Part::Value(&value.0), 1)],
+        Outcome::Type(ty) => vec![(Part::Type(&ty.0), 1)],
+        Outcome::Body(body) => vec![(Part::Body(body), 1)],
+        _ => return 1,
+    };
+    let mut deepest = 0;
+    while let Some((part, depth)) = stack.pop() {
+        deepest = deepest.max(depth);
+        let inner = depth + 1;
+        match part {
+            Part::Value(value) => match value {
+                Value::List(ty, elements) | Value::Set(ty, elements) => {
+                    stack.push((Part::Type(ty), inner));
+                    stack.extend(elements.iter().map(|e| (Part::Value(e), inner)));
+                }
+                Value::Map(ty, entries) => {
+                    stack.push((Part::Type(ty), inner));
+                    stack.extend(entries.values().map(|e| (Part::Value(e), inner)));
+                }
+                Value::Tuple(elements) => {
+                    stack.extend(elements.iter().map(|e| (Part::Value(e), inner)));
+                }
+                Value::Object(attributes) => {
+                    stack.extend(attributes.values().map(|e| (Part::Value(e), inner)));
+                }
+                Value::Null(ty) | Value::Unknown(ty) => stack.push((Part::Type(ty), inner)),
+                Value::String(_) | Value::Number(_) | Value::Bool(_) => {}
+            },
+            Part::Type(ty) => match ty {
+                Type::List(element) | Type::Set(element) | Type::Map(element) => {
+                    stack.push((Part::Type(element), inner));
+                }
+                Type::Object(attributes) => {
+                    stack.extend(attributes.values().map(|t| (Part::Type(t), inner)));
+                }
+                Type::Tuple(elements) => {
+                    stack.extend(elements.iter().map(|t| (Part::Type(t), inner)));
+                }
+                Type::String | Type::Number | Type::Bool | Type::Dynamic => {}
+            },
+            Part::Body(body) => {
+                stack.extend(body.attributes.values().filter_map(|a| match a {
+                    Attribute::Value(value) => Some((Part::Value(&value.0), inner)),
+                    Attribute::Unevaluated { .. } => None,
+                }));
+                stack.extend(body.blocks.iter().map(|b| (Part::Body(&b.body), inner)));
+                stack.extend(body.remain.as_deref().map(|r| (Part::Body(r), inner)));
+            }
+        }
+    }
+    deepest
+}
+
+/// Drops an outcome without recursion: a body's blocks nest as deep as
+/// the input (its values and types drop without recursion).
+fn dismantle(outcome: Outcome) {
+    let Outcome::Body(body) = outcome else {
+        return;
+    };
+    let mut bodies = vec![body];
+    while let Some(mut body) = bodies.pop() {
+        bodies.extend(body.blocks.drain(..).map(|b| b.body));
+        bodies.extend(body.remain.take().map(|r| *r));
+    }
 }
 
 /// The answer to a request that is JSON.
-fn answer_request(request: &Json, options: &Options) -> String {
+fn answer_request(request: &Json, options: &Options) -> Answer {
     let Some(members) = request.as_object() else {
         let why = format!("a request is a JSON object, not {}", json_kind(request));
-        return answer_line(None, &Outcome::Malformed(why));
+        return Answer::Line(answer_line(None, &Outcome::Malformed(why)));
     };
     let id = match members.get("id") {
         Some(Json::String(id)) => id.as_str(),
         Some(other) => {
             let why = format!("`id` must be a string, not {}", json_kind(other));
-            return answer_line(None, &Outcome::Malformed(why));
+            return Answer::Line(answer_line(None, &Outcome::Malformed(why)));
         }
         None => {
             let why = "the request lacks `id` (a string)".to_string();
-            return answer_line(None, &Outcome::Malformed(why));
+            return Answer::Line(answer_line(None, &Outcome::Malformed(why)));
         }
     };
     if members.get("kind").and_then(Json::as_str) == Some("hello") {
         if let Err(why) = check_hello(members) {
-            return answer_line(Some(id), &Outcome::Malformed(why));
+            return Answer::Line(answer_line(Some(id), &Outcome::Malformed(why)));
         }
-        return hello(id, request);
+        return Answer::Line(hello(id, request));
     }
     let outcome = match read_request(members) {
         Ok(Ok(input)) => reference::run_with_budget(&input, options.budget),
         Ok(Err(unknown_kind)) => Outcome::Unsupported(unknown_kind),
         Err(why) => Outcome::Malformed(why),
     };
-    answer_line(Some(id), &outcome)
+    Answer::Outcome(id.to_string(), outcome)
 }
 
 /// The answer to `hello`: the implementation's name, version and

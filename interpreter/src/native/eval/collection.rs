@@ -19,6 +19,7 @@ use std::collections::BTreeMap;
 /// A tuple constructor: a tuple of the elements' values, in order.
 ///
 /// Spec: hclsyntax-spec.md § Collection Values
+#[inline(never)] // see `eval`
 pub(super) fn eval_tuple<'a>(tuple: Tuple<'a>, scope: &Scope<'a>) -> Evaluated<'a> {
     let mut elements = Vec::with_capacity(tuple.elements.len());
     for element in tuple.elements {
@@ -47,6 +48,7 @@ pub(super) fn eval_tuple<'a>(tuple: Tuple<'a>, scope: &Scope<'a>) -> Evaluated<'
 ///   SPEC-GAP(spec-notes/gaps/expr-object-duplicate-keys.md)
 ///
 /// Spec: hclsyntax-spec.md § Collection Values
+#[inline(never)] // see `eval`
 pub(super) fn eval_object<'a>(object: Object<'a>, scope: &Scope<'a>) -> Evaluated<'a> {
     let mut attributes: BTreeMap<String, Value> = BTreeMap::new();
     let mut unknown = false;

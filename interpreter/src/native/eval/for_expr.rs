@@ -119,6 +119,7 @@ pub(super) fn elements<'v>(
 ///   still evaluated, so that errors are reported.
 ///
 /// Spec: hclsyntax-spec.md § For Expressions
+#[inline(never)] // see `eval`
 pub(super) fn eval_for_expr<'a>(for_expr: ForExpr<'a>, scope: &Scope<'a>) -> Evaluated<'a> {
     let collection = eval(for_expr.collection, scope)?;
     let Some(elements) = elements(&collection, for_expr.collection.span(), scope)? else {

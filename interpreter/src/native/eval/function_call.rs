@@ -36,6 +36,7 @@ use std::borrow::Cow;
 ///
 /// Spec: hclsyntax-spec.md § Functions and Function Calls; spec.md
 /// § Functions and Function Calls, § Expression Evaluation
+#[inline(never)] // see `eval`
 pub(super) fn eval_function_call<'a>(call: FunctionCall<'a>, scope: &Scope<'a>) -> Evaluated<'a> {
     let Some(table) = &scope.context().functions else {
         return Err(Problem::new(

@@ -16,6 +16,7 @@ use std::collections::BTreeMap;
 /// Evaluates `collection[key]` (or the legacy `collection.0`).
 ///
 /// Spec: hclsyntax-spec.md § Index Operator
+#[inline(never)] // see `eval`
 pub(super) fn eval_index<'a>(index: Index<'a>, scope: &Scope<'a>) -> Evaluated<'a> {
     let collection = eval(index.collection, scope)?;
     let key = eval(index.key, scope)?;
@@ -25,6 +26,7 @@ pub(super) fn eval_index<'a>(index: Index<'a>, scope: &Scope<'a>) -> Evaluated<'
 /// Evaluates `object.name`.
 ///
 /// Spec: hclsyntax-spec.md § Attribute Access Operator
+#[inline(never)] // see `eval`
 pub(super) fn eval_get_attr<'a>(get_attr: GetAttr<'a>, scope: &Scope<'a>) -> Evaluated<'a> {
     let object = eval(get_attr.object, scope)?;
     attribute(object, get_attr.name, get_attr.operator_span)

@@ -214,6 +214,11 @@ pub(crate) fn evaluate_template<'a>(
 
 /// Evaluates an expression.
 ///
+/// Nested expressions recurse through this function, so the evaluation of
+/// each kind of expression that holds others is a function of its own,
+/// never inlined here: the stack frame each level repeats is then this
+/// dispatch and the one kind's.
+///
 /// Spec: hclsyntax-spec.md § Expressions
 pub(crate) fn eval<'a>(expression: Expression<'a>, scope: &Scope<'a>) -> Evaluated<'a> {
     scope.charge(1, expression.span())?;

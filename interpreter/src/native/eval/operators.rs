@@ -23,6 +23,7 @@ use std::borrow::Cow;
 /// Evaluates `-a` or `!a`.
 ///
 /// Spec: hclsyntax-spec.md § Arithmetic Operators, § Logic Operators
+#[inline(never)] // see `eval`
 pub(super) fn eval_unary<'a>(operation: UnaryOperation<'a>, scope: &Scope<'a>) -> Evaluated<'a> {
     let operand = eval(operation.operand, scope)?;
     let operator = match operation.operator {
@@ -81,6 +82,7 @@ fn operation(operator: BinaryOperator) -> (Operation, Option<Type>) {
 /// zero, an overflow), at the whole operation, as hashicorp/hcl places them.
 ///
 /// Spec: hclsyntax-spec.md § Operations
+#[inline(never)] // see `eval`
 pub(super) fn eval_binary<'a>(binary: BinaryOperation<'a>, scope: &Scope<'a>) -> Evaluated<'a> {
     let (left, right) = match binary.operator {
         BinaryOperator::And | BinaryOperator::Or => {
@@ -187,6 +189,7 @@ pub(super) fn predicate(v: &Value, span: Span, what: &str) -> Result<Option<bool
 ///   SPEC-GAP(spec-notes/gaps/ops-conditional-result-type.md)
 ///
 /// Spec: hclsyntax-spec.md § Conditional Operator
+#[inline(never)] // see `eval`
 pub(super) fn eval_conditional<'a>(
     conditional: Conditional<'a>,
     scope: &Scope<'a>,

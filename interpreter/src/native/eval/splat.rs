@@ -49,6 +49,7 @@ fn each_type<'a>(splat: &Splat<'a>, scope: &Scope<'a>, ty: &Type) -> Result<Type
 ///   dynamic value (after the traversal is checked against it).
 ///
 /// Spec: hclsyntax-spec.md § Splat Operators
+#[inline(never)] // see `eval`
 pub(super) fn eval_splat<'a>(splat: Splat<'a>, scope: &Scope<'a>) -> Evaluated<'a> {
     let splat = &splat;
     let source = eval(splat.source, scope)?;

@@ -36,6 +36,7 @@ struct Output {
 /// string."
 ///
 /// Spec: hclsyntax-spec.md § Templates, § Template Interpolation Unwrapping
+#[inline(never)] // see `eval`
 pub(super) fn eval_template<'a>(template: Template<'a>, scope: &Scope<'a>) -> Evaluated<'a> {
     // SPEC-GAP(spec-notes/gaps/template-unwrapping-result-type.md)
     if let Some(expression) = template.single_interpolation() {

@@ -328,5 +328,36 @@ impl<'s> Lexer<'s> {
     }
 }
 
+/// The deepest nesting of a source's delimiters, as the lexer reads them:
+/// brackets, parentheses, braces and template sequences (`${`, `%{`), each
+/// closed by its closing token. One pass of the lexer, with no recursion
+/// and no memory beyond the lexer's mode stack: a cheap estimate of how
+/// deep the parser will nest, which counts each of these once, more than
+/// once (an index is an operator and a nested expression), or not at all
+/// (a directive's `%{` is closed on its line, the levels of its body
+/// counted by the parser).
+pub fn delimiter_nesting(source: &str, start: StartMode) -> usize {
+    let mut lexer = Lexer::new(source, start);
+    let (mut depth, mut deepest) = (0usize, 0usize);
+    loop {
+        match lexer.next_token().kind {
+            TokenKind::OpenParen
+            | TokenKind::OpenBracket
+            | TokenKind::OpenBrace
+            | TokenKind::InterpolationStart { .. }
+            | TokenKind::DirectiveStart { .. } => {
+                depth += 1;
+                deepest = deepest.max(depth);
+            }
+            TokenKind::CloseParen
+            | TokenKind::CloseBracket
+            | TokenKind::CloseBrace
+            | TokenKind::CloseBraceStrip => depth = depth.saturating_sub(1),
+            TokenKind::Eof => return deepest,
+            _ => {}
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests;

@@ -2,7 +2,7 @@
 //! or pops. The suite tests the lexer only through whole programs.
 
 use super::TokenKind::*;
-use super::{Invalid, Lexer, StartMode, Token, TokenKind};
+use super::{delimiter_nesting, Invalid, Lexer, StartMode, Token, TokenKind};
 
 /// Every token of `source`, the last of which is `Eof`.
 fn lex(source: &str, start: StartMode) -> Vec<Token> {
@@ -321,4 +321,21 @@ fn a_closing_brace_never_pops_the_bottom_mode() {
         config("}}a"),
         vec![(CloseBrace, "}"), (CloseBrace, "}"), (Identifier, "a")]
     );
+}
+
+#[test]
+fn the_nesting_of_delimiters_is_counted_without_parsing() {
+    let config = |s: &str| delimiter_nesting(s, StartMode::ConfigFile);
+    assert_eq!(config("a = 1 + 2"), 0);
+    assert_eq!(config("a = [[1], (2), {b = [3]}]"), 3);
+    assert_eq!(config(&("b {\n".repeat(50) + &"}\n".repeat(50))), 50);
+    // A template sequence is a level, its quotes are not.
+    assert_eq!(config(&("\"${".repeat(10) + "1" + &"}\"".repeat(10))), 10);
+    // A directive closes on its line.
+    assert_eq!(config("\"%{if a}${[1]}%{endif}\""), 2);
+    // Siblings do not nest.
+    assert_eq!(config(&"[1] ".repeat(1_000)), 1);
+    assert_eq!(delimiter_nesting("${[1]}", StartMode::TemplateFile), 2);
+    // Unbalanced closers count nothing.
+    assert_eq!(config("]]] [1]"), 1);
 }

@@ -145,6 +145,11 @@ fn parse_body(p: &mut Parser, end: BodyEnd) -> Result<Body, Problem> {
 /// `}`, which is left for the caller.
 ///
 /// Spec: hclsyntax-spec.md § Attribute Definitions
+///
+/// Never inlined, nor are the one-line body and the string literal: nested
+/// blocks recurse through `parse_body`, whose stack frame then holds only
+/// what a block needs.
+#[inline(never)]
 fn parse_attribute(p: &mut Parser, one_line: bool) -> Result<Attribute, Problem> {
     let name = p.next();
     p.expect(
@@ -284,6 +289,7 @@ fn parse_block(p: &mut Parser) -> Result<Block, Problem> {
 /// blocks, and closes on its line.
 ///
 /// Spec: hclsyntax-spec.md § Structural Elements
+#[inline(never)]
 fn parse_one_line_body(p: &mut Parser, open: Span) -> Result<Body, Problem> {
     let name = p.peek();
     let second = p.peek_second();
@@ -352,6 +358,7 @@ fn parse_one_line_body(p: &mut Parser, open: Span) -> Result<Body, Problem> {
 /// SPEC-GAP(spec-notes/gaps/template-string-literal-escapes.md)
 ///
 /// Spec: hclsyntax-spec.md § Template Expressions
+#[inline(never)]
 fn parse_string_literal(p: &mut Parser) -> Result<Label, Problem> {
     let open = p.next();
     let start = p.tree.text_len();

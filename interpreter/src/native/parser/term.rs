@@ -27,6 +27,10 @@ use crate::value::Value;
 
 /// Parses an expression term (without its postfix operators).
 ///
+/// Each kind of term is read by a function of its own, never inlined here:
+/// nested terms recurse through this function, and its stack frame then
+/// holds only what one kind of term needs.
+///
 /// ```ebnf
 /// ExprTerm = (
 ///     LiteralValue |
@@ -88,6 +92,7 @@ pub(super) fn parse_term(p: &mut Parser) -> Result<Expression, Problem> {
 /// limits is a parse error.
 ///
 /// Spec: hclsyntax-spec.md § Numeric Literals, § Literal Values
+#[inline(never)]
 fn parse_number(p: &mut Parser) -> Result<Expression, Problem> {
     let token = p.next();
     let text = p.text(token);
@@ -129,6 +134,7 @@ fn parse_number(p: &mut Parser) -> Result<Expression, Problem> {
 ///
 /// Spec: hclsyntax-spec.md § Literal Values,
 /// § Variables and Variable Expressions, § Functions and Function Calls
+#[inline(never)]
 fn parse_identifier_term(p: &mut Parser) -> Result<Expression, Problem> {
     let token = p.next();
     if matches!(p.peek().kind, TokenKind::OpenParen | TokenKind::DoubleColon) {
@@ -147,6 +153,7 @@ fn parse_identifier_term(p: &mut Parser) -> Result<Expression, Problem> {
 /// Parses `( Expression )`.
 ///
 /// Spec: hclsyntax-spec.md § Expression Terms
+#[inline(never)]
 fn parse_parenthesized(p: &mut Parser) -> Result<Expression, Problem> {
     let open = p.next();
     let saved = p.skip_newlines();
@@ -272,6 +279,7 @@ fn parse_function_name(p: &mut Parser, first: Token) -> Result<(Name, Span), Pro
 /// a syntax error and `[(for), foo, baz]` a tuple.
 ///
 /// Spec: hclsyntax-spec.md § Collection Values
+#[inline(never)]
 fn parse_tuple(p: &mut Parser) -> Result<Expression, Problem> {
     let open = p.next();
     if p.at_keyword("for") {
@@ -326,6 +334,7 @@ fn parse_tuple(p: &mut Parser) -> Result<Expression, Problem> {
 ///   SPEC-GAP(spec-notes/gaps/expr-object-element-separators.md)
 ///
 /// Spec: hclsyntax-spec.md § Collection Values
+#[inline(never)]
 fn parse_object(p: &mut Parser) -> Result<Expression, Problem> {
     let open = p.next();
     if p.at_keyword("for") {
