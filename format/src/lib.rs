@@ -8,6 +8,8 @@
 //! - [`documents`]: the documents that requirements and cases cite.
 //! - [`profiles`]: the profiles, one row per version of hashicorp/hcl.
 //! - [`values`]: values read by type, as case files write them.
+//! - [`decoding`]: the protocol's types and values read from JSON straight
+//!   into the interpreter's, paid for from an evaluation budget.
 //! - [`wire`]: the protocol (`runner/PROTOCOL.md`): requests, answers, and
 //!   go-cty's encoding of types and values.
 //! - [`requirements`]: the spec requirements cases cite, and coverage.
@@ -16,6 +18,7 @@
 //! - [`needs`]: what a case needs of an implementation (kinds, features).
 
 pub mod areas;
+pub mod decoding;
 pub mod documents;
 pub mod kinds;
 pub mod needs;

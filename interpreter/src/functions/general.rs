@@ -33,22 +33,29 @@ pub fn coalesce() -> Function {
                 .allow_unknown()
                 .allow_dynamic(),
         ),
-        result_type: |args| {
+        // The arguments' types and their unification are paid for from the
+        // budget.
+        result_type: |args, budget| {
             let types: Vec<Type> = args.iter().map(Value::ty).collect();
-            unify(&types).map_err(|diagnostic| {
+            for ty in &types {
+                budget.charge_type(ty)?;
+            }
+            let unified = unify(&types).map_err(|diagnostic| {
                 CallError::new(format!(
                     "the arguments have no common type: {}",
                     diagnostic.summary
                 ))
-            })
+            })?;
+            budget.charge_type(&unified)?;
+            Ok(unified)
         },
-        result_value: |args, result_type| {
+        result_value: |args, result_type, budget| {
             for v in args {
                 match v {
                     Value::Unknown(_) => return Ok(Value::Unknown(result_type.clone())),
                     Value::Null(_) => continue,
                     _ => {
-                        return convert(v, result_type)
+                        return convert(v, result_type, budget)
                             .map(|converted| converted.value)
                             .map_err(|diagnostic| CallError::new(diagnostic.summary))
                     }

@@ -7,10 +7,11 @@
 
 use super::definition::{Function, Parameter};
 use super::CallError;
+use crate::eval_context::{text_bytes, Budget};
 use crate::types::Type;
 use crate::value::Value;
 
-fn string_result(_: &[Value]) -> Result<Type, CallError> {
+fn string_result(_: &[Value], _: &Budget) -> Result<Type, CallError> {
     Ok(Type::String)
 }
 
@@ -33,7 +34,7 @@ pub fn upper() -> Function {
         parameters: vec![Parameter::new("str", Type::String).allow_dynamic()],
         variadic: None,
         result_type: string_result,
-        result_value: |args, _| {
+        result_value: |args, _, _| {
             Ok(Value::string_owned(map_chars(
                 text(&args[0]),
                 simple_uppercase,
@@ -55,7 +56,7 @@ pub fn lower() -> Function {
         parameters: vec![Parameter::new("str", Type::String).allow_dynamic()],
         variadic: None,
         result_type: string_result,
-        result_value: |args, _| {
+        result_value: |args, _, _| {
             Ok(Value::string_owned(map_chars(
                 text(&args[0]),
                 simple_lowercase,
@@ -125,7 +126,9 @@ pub fn join() -> Function {
     }
 }
 
-fn join_value(args: &[Value], _: &Type) -> Result<Value, CallError> {
+/// The text, whose length can be far beyond its arguments' (a long
+/// separator between many elements), is paid for before it is built.
+fn join_value(args: &[Value], _: &Type, budget: &Budget) -> Result<Value, CallError> {
     let (separator, lists) = args.split_first().expect("join has a separator");
     if lists.is_empty() {
         return Err(CallError::new("join needs at least one list"));
@@ -145,7 +148,13 @@ fn join_value(args: &[Value], _: &Type) -> Result<Value, CallError> {
             items.push(text(element));
         }
     }
-    Ok(Value::string_owned(items.join(text(separator))))
+    let separator = text(separator);
+    let separators = separator
+        .len()
+        .saturating_mul(items.len().saturating_sub(1));
+    let length = (items.iter().map(|item| item.len()).sum::<usize>()).saturating_add(separators);
+    budget.charge(text_bytes(length))?;
+    Ok(Value::string_owned(items.join(separator)))
 }
 
 #[cfg(test)]

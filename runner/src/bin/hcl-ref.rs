@@ -7,13 +7,14 @@
 //! it cannot read. It never stops serving because of what a request holds.
 
 use clap::{CommandFactory, FromArgMatches, Parser};
+use hcl_conformance::decoding::{json_within, with_request_budget, within_request_budget};
 use hcl_conformance::kinds::{Keyword, Kind};
 use hcl_conformance::reference;
 use hcl_conformance::wire::{
     read_request, version, AnswerLine, Capabilities, ErrorAnswer, Hello, HelloAnswer, Outcome,
     PROTOCOL_VERSION,
 };
-use hcl_interpreter::eval_context::Budget;
+use hcl_interpreter::eval_context::{text_bytes, Budget, BudgetExceeded};
 use hcl_interpreter::{large_stack, native, Diagnostic, Phase};
 use serde::Deserialize;
 use serde_json::Value as Json;
@@ -30,8 +31,10 @@ struct Options {
     /// Answer one request, then exit
     #[arg(long)]
     one_shot: bool,
-    /// The evaluation budget of each request, in units of work (runner/PROTOCOL.md § Limits)
-    #[arg(long, value_name = "UNITS", default_value_t = Budget::DEFAULT_LIMIT)]
+    /// The evaluation budget of each request, in bytes: the memory that reading the request and
+    /// evaluating, converting or unifying build, and the work they do, counted as bytes
+    /// (runner/PROTOCOL.md § Limits)
+    #[arg(long, value_name = "BYTES", default_value_t = Budget::DEFAULT_LIMIT)]
     budget: u64,
 }
 
@@ -129,14 +132,18 @@ fn respond(line: &[u8], options: &Options) -> String {
     let mut deserializer = serde_json::Deserializer::from_str(text);
     // The depth is bounded above, and the work runs on a large stack.
     deserializer.disable_recursion_limit();
-    let request = match Json::deserialize(&mut deserializer).and_then(|request| {
+    // Reading the request, as what is done with it, is paid for from the
+    // request's evaluation budget.
+    let budget = Budget::new(options.budget);
+    let request = match json_within(&mut deserializer, &budget).and_then(|request| {
         deserializer.end()?;
         Ok(request)
     }) {
         Ok(request) => request,
+        Err(_) if budget.is_exceeded() => return answer_line(id, &out_of_budget(&budget, None)),
         Err(e) => return malformed(format!("the request is not JSON: {e}")),
     };
-    let answered = catch_unwind(AssertUnwindSafe(|| answer_request(&request, options)));
+    let answered = catch_unwind(AssertUnwindSafe(|| answer_request(request, budget)));
     answered.unwrap_or_else(|_| {
         let diagnostic = Diagnostic {
             phase: Phase::Eval,
@@ -149,14 +156,30 @@ fn respond(line: &[u8], options: &Options) -> String {
     })
 }
 
-/// The answer to a request that is JSON.
-fn answer_request(request: &Json, options: &Options) -> String {
-    let Some(members) = request.as_object() else {
+/// The error answer of a request whose reading ran out of its budget: in
+/// the phase of the request's work (`conversion` for `convert`,
+/// `unification` for `unify`, else `eval`).
+fn out_of_budget(budget: &Budget, kind: Option<&str>) -> Outcome {
+    let phase = match kind {
+        Some("convert") => Phase::Conversion,
+        Some("unify") => Phase::Unification,
+        _ => Phase::Eval,
+    };
+    let exceeded = BudgetExceeded {
+        limit: budget.limit(),
+    };
+    Outcome::Error(ErrorAnswer::from_diagnostics(&[exceeded.diagnostic(phase)]))
+}
+
+/// The answer to a request that is JSON, read and answered within
+/// `budget`.
+fn answer_request(request: Json, budget: Budget) -> String {
+    let Json::Object(members) = request else {
         let why = format!("a request is a JSON object, not {request}");
         return answer_line(None, &Outcome::Malformed(why));
     };
     let id = match members.get("id") {
-        Some(Json::String(id)) => id.as_str(),
+        Some(Json::String(id)) => id.clone(),
         Some(other) => {
             let why = format!("`id` must be a string, not {other}");
             return answer_line(None, &Outcome::Malformed(why));
@@ -166,15 +189,67 @@ fn answer_request(request: &Json, options: &Options) -> String {
             return answer_line(None, &Outcome::Malformed(why));
         }
     };
-    if members.get("kind").and_then(Json::as_str) == Some("hello") {
-        return hello(id, request);
+    let kind = members
+        .get("kind")
+        .and_then(Json::as_str)
+        .map(str::to_owned);
+    if kind.as_deref() == Some("hello") {
+        return hello(&id, &Json::Object(members));
     }
-    let outcome = match read_request(members) {
-        Ok(Ok(input)) => reference::run_with_budget(&input, options.budget),
-        Ok(Err(unknown_kind)) => Outcome::Unsupported(unknown_kind),
-        Err(why) => Outcome::Malformed(why),
+    let (read, budget) = within_request_budget(budget, || read_request(members));
+    let (outcome, budget) = match read {
+        Ok(Ok(input)) => reference::run_within(input, budget),
+        Ok(Err(unknown_kind)) => (Outcome::Unsupported(unknown_kind), budget),
+        Err(_) if budget.is_exceeded() => (out_of_budget(&budget, kind.as_deref()), budget),
+        Err(why) => (Outcome::Malformed(why), budget),
     };
-    answer_line(Some(id), &outcome)
+    answer_within(&id, &outcome, budget, kind.as_deref())
+}
+
+/// The answer line of a request of kind `kind`, written within what is
+/// left of its budget: the answer's text, and the work of writing its
+/// large numbers, are paid for from it (an answer can be several times the
+/// memory of its value: a string of control characters takes six bytes a
+/// character). An answer beyond the budget is the budget's error.
+fn answer_within(id: &str, outcome: &Outcome, budget: Budget, kind: Option<&str>) -> String {
+    let line = AnswerLine {
+        id: Some(id),
+        outcome,
+    };
+    let (written, budget) = within_request_budget(budget, || {
+        let mut text = ChargedText(Vec::new());
+        serde_json::to_writer(&mut text, &line).map(|()| text.0)
+    });
+    match written {
+        Ok(text) => String::from_utf8(text).unwrap_or_default(),
+        Err(_) if budget.is_exceeded() => answer_line(Some(id), &out_of_budget(&budget, kind)),
+        Err(_) => answer_line(Some(id), outcome),
+    }
+}
+
+/// The text of an answer, its room paid for from the request's budget
+/// before it grows.
+struct ChargedText(Vec<u8>);
+
+impl Write for ChargedText {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        let needed = self.0.len().saturating_add(bytes.len());
+        if needed > self.0.capacity() {
+            let grown = needed.max(self.0.capacity().saturating_mul(2)).max(4096);
+            with_request_budget(|budget| match budget {
+                Some(budget) => budget.charge(text_bytes(grown)),
+                None => Ok(()),
+            })
+            .map_err(|exceeded| std::io::Error::other(exceeded.detail()))?;
+            self.0.reserve_exact(grown - self.0.len());
+        }
+        self.0.extend_from_slice(bytes);
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
 }
 
 /// The answer to `hello`: the implementation's name, version and

@@ -79,6 +79,9 @@ pub fn tail(text: &str, n: usize) -> String {
 /// `input` on standard input, within `bounds`; the group is killed when the
 /// process exits or runs out of time, so nothing it started is left
 /// running.
+// The child is reaped with `wait4` (which gives its peak memory), not
+// `Child::wait`.
+#[allow(clippy::zombie_processes)]
 pub fn run(program: &Path, args: &[&str], input: Vec<u8>, bounds: Bounds) -> Ended {
     let limit = bounds.address_space;
     let mut command = Command::new(program);
