@@ -768,6 +768,37 @@ mod tests {
     }
 
     #[test]
+    fn the_work_of_an_operation_grows_with_the_digits_it_goes_through() {
+        let small = Number::from_i64(123);
+        assert_eq!(Number::work_of(Work::Product, &small, &small), 0);
+        assert_eq!(
+            Number::work_of(Work::Aligned, &small, &Number::PositiveInfinity),
+            0
+        );
+        // 1e39999 + 1e-39999 aligns 80,000 digits: about 4,200 words.
+        let (huge, tiny) = (n("1e39999"), n("1e-39999"));
+        assert!(Number::work_of(Work::Aligned, &huge, &tiny) >= 4_100 * 4_100 / 2);
+        // Digits far apart on one side of the point cost the same.
+        let sum = Number::work_of(Work::Aligned, &huge, &small);
+        assert!(sum >= 2_000 * 2_000 / 2, "{sum}");
+        // A product of two 20,000-digit numbers: a thousand words each.
+        let wide = n(&"9".repeat(20_000));
+        let product = Number::work_of(Work::Product, &wide, &wide);
+        assert!(product >= 1_000 * 1_000 + Number::work_of(Work::Aligned, &wide, &wide));
+        assert!(Number::work_of(Work::Quotient, &wide, &small) > 0);
+        // Text: quadratic in the words, nothing for a machine word.
+        assert_eq!(small.text_work(), 0);
+        assert_eq!(wide.text_work(), Number::text_work_of_digits(20_000));
+        assert!(Number::text_work_of_digits(40_000) >= 3 * Number::text_work_of_digits(20_000));
+        // The digits' memory: 20,000 digits take about 8.3 KB.
+        assert!(
+            (8_300..8_400).contains(&wide.heap_bytes()),
+            "{}",
+            wide.heap_bytes()
+        );
+    }
+
+    #[test]
     fn infinities_order_and_arithmetic() {
         assert!(Number::PositiveInfinity > n("1e39000"));
         assert!(Number::NegativeInfinity < n("-1e39000"));

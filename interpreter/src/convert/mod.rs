@@ -202,3 +202,48 @@ pub(crate) fn convert_value(v: &Value, to: &Type, budget: &Budget) -> Result<Val
         ))),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval_context::{text_bytes, tree_bytes};
+    use crate::number::Number;
+
+    /// A hundred objects of one attribute each, each named differently.
+    fn distinct_objects(n: usize) -> Value {
+        let object = |i: usize| Value::object([(format!("k{i}"), Value::Bool(true))]);
+        Value::Tuple((0..n).map(object).collect())
+    }
+
+    #[test]
+    fn a_conversion_pays_for_every_attribute_it_fills_in() {
+        // Converted to `list(any)`, each object gets the hundred attributes
+        // of the unified type: a hundred trees of a hundred attributes.
+        let objects = distinct_objects(100);
+        let to = Type::list(Type::Dynamic);
+        let budget = Budget::new(u64::MAX);
+        convert(&objects, &to, &budget).expect("the objects convert");
+        let filled = 100 * (tree_bytes::<Value>(100) + 100 * text_bytes(3));
+        assert!(budget.spent() >= filled, "{}", budget.spent());
+        // Half of it is not enough: the conversion stops, with the budget's
+        // error.
+        let half = Budget::new(budget.spent() / 2);
+        let error = convert(&objects, &to, &half).unwrap_err();
+        assert_eq!(error.summary, BudgetExceeded::SUMMARY);
+        assert_eq!(error.phase, Phase::Conversion);
+        assert!(half.is_exceeded());
+    }
+
+    #[test]
+    fn writing_a_large_number_as_text_pays_for_the_work_first() {
+        let big = Value::Number(Number::parse_decimal(&"7".repeat(20_000), false).unwrap());
+        let Value::Number(n) = &big else {
+            unreachable!("a number")
+        };
+        let budget = Budget::new(n.text_work());
+        assert!(convert(&big, &Type::String, &budget).is_err());
+        let budget = Budget::new(u64::MAX);
+        convert(&big, &Type::String, &budget).expect("a number converts to text");
+        assert!(budget.spent() >= n.text_work() + 20_000);
+    }
+}

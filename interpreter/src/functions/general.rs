@@ -100,6 +100,23 @@ mod tests {
     }
 
     #[test]
+    fn coalesce_pays_for_the_types_it_unifies() {
+        // A hundred objects of one attribute each: their types, and the
+        // unified type of a hundred attributes.
+        let table = crate::functions::FunctionTable::conformance();
+        let Some(crate::functions::Entry::Function(coalesce)) = table.get("coalesce") else {
+            panic!("coalesce is a function")
+        };
+        let object = |i: usize| Value::object([(format!("k{i}"), number(1))]);
+        let args: Vec<Value> = (0..100).map(object).collect();
+        let budget = crate::eval_context::Budget::new(u64::MAX);
+        crate::functions::call_function(coalesce, &args, &budget).expect("coalesce");
+        let unified = crate::eval_context::tree_bytes::<Type>(100);
+        let inputs = 100 * crate::eval_context::tree_bytes::<Type>(1);
+        assert!(budget.spent() >= unified + inputs, "{}", budget.spent());
+    }
+
+    #[test]
     fn coalesce_unifies_number_and_bool_to_string() {
         let args = [number(1), Value::Bool(true)];
         assert_eq!(call("coalesce", &args), Ok(Value::string("1")));

@@ -160,7 +160,30 @@ fn join_value(args: &[Value], _: &Type, budget: &Budget) -> Result<Value, CallEr
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::eval_context::Budget;
     use crate::functions::call;
+    use crate::functions::{call_function, Entry, FunctionTable};
+
+    #[test]
+    fn join_pays_for_its_text_before_building_it() {
+        // A 10,000-byte separator between 1,000 elements: 10 MB of text
+        // from 10 KB of arguments.
+        let table = FunctionTable::conformance();
+        let Some(Entry::Function(join)) = table.get("join") else {
+            panic!("join is a function")
+        };
+        let separator = Value::string(&"-".repeat(10_000));
+        let elements = Value::list(Type::String, vec![Value::string("a"); 1000]).unwrap();
+        let args = [separator, elements];
+        let budget = Budget::new(5_000_000);
+        assert!(call_function(join, &args, &budget).is_err());
+        assert!(budget.is_exceeded());
+        // Nothing was built: little was spent.
+        assert!(budget.spent() < 1_000_000, "{}", budget.spent());
+        let budget = Budget::new(u64::MAX);
+        call_function(join, &args, &budget).expect("join joins");
+        assert!(budget.spent() >= 999 * 10_000);
+    }
 
     fn list(items: &[&str]) -> Value {
         Value::list(
