@@ -106,6 +106,35 @@ fn the_convert_function_that_gives_each_object_every_attribute() {
 }
 
 #[test]
+fn nested_dynamic_blocks() {
+    // A billion blocks, each with its iterator object.
+    let config = r#"
+dynamic "a" {
+  for_each = l
+  content {
+    dynamic "b" {
+      for_each = l
+      content {
+        dynamic "c" {
+          for_each = l
+          content {
+            x = 1
+          }
+        }
+      }
+    }
+  }
+}
+"#;
+    let request = json!({
+        "id": "1", "kind": "config", "syntax": "native", "config": config,
+        "extensions": ["dynblock"],
+        "variables": { "l": { "type": ["list", "number"], "value": (0..1000).collect::<Vec<_>>() } },
+    });
+    ends_in_the_budget_error(request.to_string(), "eval");
+}
+
+#[test]
 fn a_request_whose_values_outgrow_their_text() {
     // 12 MB of text, a million objects: each a tree node when read.
     let items = vec![r#"{"a":["x"]}"#; 1_000_000].join(",");
