@@ -155,22 +155,24 @@ impl Drop for LocalVariable {
 /// the language. The spec lets a program ask for work and memory far beyond
 /// its size (`[for a in l: [for b in l: [for c in l: {x = c}]]]` builds a
 /// billion objects from a thousand numbers), so evaluation counts what it
-/// builds, in bytes, and ends in the eval diagnostic "Evaluation budget
+/// builds, in bytes, and ends in the diagnostic "Evaluation budget
 /// exceeded" when the limit is reached, rather than running out of memory
 /// or time.
 ///
 /// What counts (runner/PROTOCOL.md § Limits):
-/// - every value built, copied or converted, at its size in memory (see
-///   [`Budget::charge_value`]): a string its bytes, a number its digits, a
-///   sequence a slot for each element, an object or a map the nodes of its
-///   tree and its names, a collection, a null or an unknown the type it
-///   carries, each as the allocator hands it out;
-/// - each expression evaluated, [`Budget::EXPRESSION_BYTES`], so that the
-///   steps of an evaluation that builds little are bounded too;
-/// - arithmetic on large numbers and the conversion of numbers to and from
-///   text, in proportion to the digits they go through (see
-///   [`crate::number::Number::work_of`]);
-/// - the types that unification and conversion compute.
+/// - every value built, copied or converted, at its size in memory
+///   ([`Budget::charge_value`]);
+/// - each expression evaluated, [`Budget::EXPRESSION_BYTES`], and the list
+///   of elements each `for` visits, so that the steps of an evaluation
+///   that builds little are bounded too;
+/// - arithmetic and comparisons of large numbers, and the conversion of
+///   numbers to and from text, in proportion to the work they do on their
+///   digits ([`crate::number::Number::work_of`]);
+/// - the comparison of two strings or two collections, their size;
+/// - the types that unification and conversion compute;
+/// - for the calling application: reading the values it evaluates with,
+///   and writing the results (`hcl-ref` reads requests and writes answers
+///   within a request's budget).
 ///
 /// Bytes are counted as they are spent and never given back, so the count
 /// bounds the memory an evaluation holds at any one time. The count is
@@ -185,6 +187,9 @@ impl Drop for LocalVariable {
 /// The default, [`Budget::DEFAULT_LIMIT`], is far beyond every case of the
 /// suite, and keeps a runaway evaluation of a small input to a few seconds
 /// and well under a gigabyte.
+///
+/// Spec: runner/PROTOCOL.md § Limits (a limit the spec leaves to
+/// implementations)
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Budget {
     limit: Cell<u64>,
@@ -214,7 +219,7 @@ impl BudgetExceeded {
     /// The diagnostic's detail.
     pub fn detail(self) -> String {
         format!(
-            "This asks for more than the evaluation budget of {} bytes: values built, copied or converted count their size in memory, each expression evaluated {} bytes, arithmetic on large numbers its digits.",
+            "This needs more memory and work than the evaluation budget of {} bytes allows: values built, copied or converted count their size in memory, each expression evaluated {} bytes, arithmetic on large numbers the work it does on their digits.",
             self.limit,
             Budget::EXPRESSION_BYTES
         )
@@ -301,16 +306,13 @@ impl Budget {
         }
     }
 
-    /// Spends the bytes of a string of `bytes` bytes built.
-    #[inline]
-    pub fn charge_text(&self, bytes: usize) -> Result<(), BudgetExceeded> {
-        self.charge(text_bytes(bytes))
-    }
-
-    /// Spends the size in memory of `v`, built, copied or converted (see
-    /// [`Budget::charge_value`] for what counts). Counting stops as soon as
-    /// the budget is exceeded, so it never costs more than the work it
-    /// pays for.
+    /// Spends the size in memory of `v`, built, copied or converted: a
+    /// string its bytes, a number the words of its digits, a sequence a
+    /// slot for each element, an object or a map the nodes of its tree and
+    /// its names, a collection, a null or an unknown the type it carries;
+    /// each block as the allocator hands it out ([`allocation`]), the parts
+    /// it holds included. Counting stops as soon as the budget is
+    /// exceeded, so it never costs more than the work it pays for.
     pub fn charge_value(&self, v: &Value) -> Result<(), BudgetExceeded> {
         self.charge_parts(Part::Value(v))
     }

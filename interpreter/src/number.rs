@@ -564,7 +564,7 @@ impl Number {
     /// through the digits of both operands aligned at the decimal point
     /// (`1e39999 + 1e-39999` through 80,000 digits), and its result is
     /// normalized and rounded, which takes time in the square of their
-    /// words ([`pairs`]); a product adds the words of one operand times
+    /// words (half a byte for each pair); a product adds the words of one operand times
     /// those of the other, a quotient or a remainder those of the aligned
     /// dividend (widened to [`PRECISION`] digits more than the divisor)
     /// times those of the divisor. Nothing when both operands fit a
@@ -604,7 +604,7 @@ impl Number {
     /// An estimate of the work of writing the number as decimal text, or
     /// of reading it from text of as many digits, in bytes of the
     /// evaluation budget: the digits go through a division (or a
-    /// multiplication) by a word for each word ([`pairs`]). Nothing for a
+    /// multiplication) by a word for each word (half a byte a pair). Nothing for a
     /// number that fits a machine word.
     pub fn text_work(&self) -> u64 {
         match self.extent() {

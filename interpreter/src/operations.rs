@@ -92,22 +92,19 @@ fn eval_error(summary: impl Into<String>) -> Diagnostic {
 }
 
 /// Applies an operation to its operands, paying for its work from
-/// `budget` (see [`apply_to`]).
+/// `budget`: the conversion of an operand, arithmetic and comparisons on
+/// large numbers ([`Number::work_of`]), a number built, and the comparison
+/// of two strings (their bytes) or of two collections or structures (their
+/// size in memory). A budget that runs out is an error of phase eval with
+/// the budget's summary.
 pub fn apply(op: Operation, operands: &[Value], budget: &Budget) -> Result<Value, Diagnostic> {
     let operands: Vec<&Value> = operands.iter().collect();
     apply_to(op, &operands, budget)
 }
 
 /// [`apply`] to borrowed operands, as many as the operation takes (so that
-/// the evaluator need not copy them).
-///
-/// Work that grows with the operands is paid for from `budget` before it
-/// is done: the conversion of an operand, arithmetic and comparisons on
-/// large numbers ([`Number::work_of`]), a number built, and the
-/// comparison of two strings (their bytes) or of two collections or
-/// structures (their size in memory, which their comparison goes
-/// through). A budget that runs out is an error of phase eval with the
-/// budget's summary.
+/// the evaluator need not copy them). The work is paid for before it is
+/// done.
 pub(crate) fn apply_to(
     op: Operation,
     operands: &[&Value],
