@@ -186,10 +186,8 @@ impl Drop for LocalVariable {
 ///
 /// The default, [`Budget::DEFAULT_LIMIT`], is far beyond every case of the
 /// suite, and keeps a runaway evaluation of a small input to a few seconds
-/// and well under a gigabyte.
-///
-/// Spec: runner/PROTOCOL.md § Limits (a limit the spec leaves to
-/// implementations)
+/// and well under a gigabyte. It is one of the limits the spec leaves to
+/// implementations (runner/PROTOCOL.md § Limits).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Budget {
     limit: Cell<u64>,
