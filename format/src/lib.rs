@@ -10,6 +10,8 @@
 //! - [`values`]: values read by type, as case files write them.
 //! - [`envelope`]: the protocol's JSON read strictly: members named twice,
 //!   the members each kind's request has.
+//! - [`decoding`]: the protocol's types and values read from JSON straight
+//!   into the interpreter's, paid for from an evaluation budget.
 //! - [`wire`]: the protocol (`runner/PROTOCOL.md`): requests, answers, and
 //!   go-cty's encoding of types and values.
 //! - [`requirements`]: the spec requirements cases cite, and coverage.
@@ -20,6 +22,7 @@
 //!   characters escaped, long text cut), for the runner and `show`.
 
 pub mod areas;
+pub mod decoding;
 pub mod documents;
 pub mod envelope;
 pub mod kinds;

@@ -4,18 +4,18 @@
 //! numbers as decimal strings (or JSON numbers), the infinities as
 //! `"+Inf"`/`"-Inf"`.
 
+pub use crate::decoding::type_from_json;
+use crate::decoding::{value_within, with_request_budget};
 use crate::envelope::check_request;
-use crate::kinds::{Body, Input, Keyword, Kind, Named, StaticShape, MAX_DEPTH};
-use crate::values::read_typed_value;
+use crate::kinds::{Body, Input, Keyword, Kind, Named, StaticShape};
 use hcl_interpreter::convert::Safety;
 use hcl_interpreter::diagnostic::{quoted, shown};
+use hcl_interpreter::eval_context::Budget;
 use hcl_interpreter::{Diagnostic, Phase, Type, Value};
 use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
 use serde::de::{DeserializeOwned, Error as _};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{json, Map, Value as Json};
-use serde_norway::value::{Tag, TaggedValue};
-use serde_norway::Value as Yaml;
 use std::collections::BTreeSet;
 
 /// The version of the protocol that the runner and `hcl-ref` speak.
@@ -43,216 +43,263 @@ pub struct Ty(pub Type);
 #[derive(Clone, Debug, PartialEq, derive_more::Deref)]
 pub struct Val(pub Value);
 
+impl From<Val> for Value {
+    fn from(val: Val) -> Value {
+        val.0
+    }
+}
+
 /// A type in go-cty's JSON type encoding.
 pub fn type_to_json(ty: &Type) -> Json {
-    let tagged = |name: &str, inner: Json| Json::Array(vec![name.into(), inner]);
-    match ty {
-        Type::String => "string".into(),
-        Type::Number => "number".into(),
-        Type::Bool => "bool".into(),
-        Type::Dynamic => "dynamic".into(),
-        Type::List(e) => tagged("list", type_to_json(e)),
-        Type::Set(e) => tagged("set", type_to_json(e)),
-        Type::Map(e) => tagged("map", type_to_json(e)),
-        Type::Object(attributes) => {
-            let attributes = attributes.iter().map(|(k, t)| (k.clone(), type_to_json(t)));
-            tagged("object", Json::Object(attributes.collect()))
-        }
-        Type::Tuple(elements) => tagged("tuple", elements.iter().map(type_to_json).collect()),
-    }
-}
-
-/// Reads a type in go-cty's JSON type encoding.
-pub fn type_from_json(json: &Json, depth: usize) -> Result<Type, String> {
-    if depth > MAX_DEPTH {
-        return Err("a type nested too deeply".into());
-    }
-    let inner = |j: &Json| type_from_json(j, depth + 1);
-    let parts = json
-        .as_array()
-        .map(|p| (p.first().and_then(Json::as_str), p.get(1..)));
-    Ok(match (json.as_str(), parts) {
-        (Some("string"), _) => Type::String,
-        (Some("number"), _) => Type::Number,
-        (Some("bool"), _) => Type::Bool,
-        (Some("dynamic"), _) => Type::Dynamic,
-        (Some(other), _) => return Err(format!("unknown type name {}", quoted(other))),
-        (_, Some((Some("list"), Some([e])))) => Type::list(inner(e)?),
-        (_, Some((Some("set"), Some([e])))) => Type::set(inner(e)?),
-        (_, Some((Some("map"), Some([e])))) => Type::map(inner(e)?),
-        (_, Some((Some("tuple"), Some([Json::Array(elements)])))) => {
-            Type::Tuple(elements.iter().map(inner).collect::<Result<_, _>>()?)
-        }
-        // go-cty writes an object type with optional attributes (a type
-        // constraint) with a third element, the optional attributes' names:
-        // the information model has no optional attributes, so the list is
-        // checked and otherwise ignored.
-        (_, Some((Some("object"), Some([Json::Object(attributes), optional @ ..]))))
-            if optional.len() < 2
-                && optional.iter().all(|names| {
-                    let names = names.as_array().map(|n| n.iter().map(Json::as_str));
-                    names.is_some_and(|mut n| {
-                        n.all(|n| n.is_some_and(|n| attributes.contains_key(n)))
-                    })
-                }) =>
-        {
-            let attributes = attributes.iter().map(|(k, t)| Ok((k.clone(), inner(t)?)));
-            Type::Object(attributes.collect::<Result<_, String>>()?)
-        }
-        _ => return Err(format!("not a type: {}", shown(json))),
-    })
-}
-
-/// The value's JSON and, when it is or holds an unknown, its unknown marks.
-fn encode_value(v: &Value) -> (Json, Option<Json>) {
-    match v {
-        Value::Unknown(_) => (Json::Null, Some(Json::Bool(true))),
-        Value::Null(_) => (Json::Null, None),
-        Value::String(s) => (Json::String(s.clone()), None),
-        Value::Number(n) => (Json::String(n.to_decimal_string()), None),
-        Value::Bool(b) => (Json::Bool(*b), None),
-        Value::List(_, elements) | Value::Set(_, elements) | Value::Tuple(elements) => {
-            let (values, marks): (Vec<Json>, Vec<Option<Json>>) =
-                elements.iter().map(encode_value).unzip();
-            let unknown = marks.iter().any(Option::is_some);
-            let marks = marks.into_iter().map(|m| m.unwrap_or(Json::Bool(false)));
-            (Json::Array(values), unknown.then(|| marks.collect()))
-        }
-        Value::Map(_, entries) | Value::Object(entries) => {
-            let (mut values, mut marks) = (Map::new(), Map::new());
-            for (k, v) in entries {
-                let (j, u) = encode_value(v);
-                values.insert(k.clone(), j);
-                marks.extend(u.map(|u| (k.clone(), u)));
-            }
-            (
-                Json::Object(values),
-                (!marks.is_empty()).then_some(Json::Object(marks)),
-            )
-        }
-    }
+    serde_json::to_value(TypeJson(ty)).unwrap_or(Json::Null)
 }
 
 /// A value as `{"type": T, "value": V, "unknown": U}`.
 pub fn value_to_json(v: &Value) -> Json {
-    let (value, unknown) = encode_value(v);
-    let mut out = Map::from_iter([
-        ("type".into(), type_to_json(&v.ty())),
-        ("value".into(), value),
-    ]);
-    out.extend(unknown.map(|u| ("unknown".to_string(), u)));
-    Json::Object(out)
+    serde_json::to_value(ValueJson(v)).unwrap_or(Json::Null)
 }
 
-/// Reads a value encoded as `{"type", "value", "unknown"}`: the unknown
-/// marks are checked against the value and become `!unknown` tags, JSON
-/// numbers `!number` ones, and the value is read as a case file's value of
-/// its type ([`read_typed_value`]).
-pub fn value_from_json(json: &Json) -> Result<Value, String> {
-    let Json::Object(fields) = json else {
-        return Err(format!(
-            "a value is an object with `type` and `value`, not {}",
-            shown(json)
-        ));
-    };
-    if let Some(extra) = fields
-        .keys()
-        .find(|k| !["type", "value", "unknown"].contains(&k.as_str()))
-    {
-        return Err(format!("a value has no member `{}`", shown(extra)));
+/// A type, written in go-cty's JSON type encoding as it is serialized:
+/// `"string"`, `["list", T]`, `["object", {"name": T}]`...
+struct TypeJson<'a>(&'a Type);
+
+impl Serialize for TypeJson<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self.0 {
+            Type::String => s.serialize_str("string"),
+            Type::Number => s.serialize_str("number"),
+            Type::Bool => s.serialize_str("bool"),
+            Type::Dynamic => s.serialize_str("dynamic"),
+            Type::List(e) => ("list", TypeJson(e)).serialize(s),
+            Type::Set(e) => ("set", TypeJson(e)).serialize(s),
+            Type::Map(e) => ("map", TypeJson(e)).serialize(s),
+            Type::Object(attributes) => {
+                let attributes = attributes.iter().map(|(k, t)| (k, TypeJson(t)));
+                ("object", map_of(attributes)).serialize(s)
+            }
+            Type::Tuple(elements) => ("tuple", seq_of(elements.iter().map(TypeJson))).serialize(s),
+        }
     }
-    let ty = type_from_json(fields.get("type").ok_or("a value lacks its `type`")?, 0)?;
-    let value = fields.get("value").unwrap_or(&Json::Null);
-    let yaml = as_yaml(value, fields.get("unknown").unwrap_or(&Json::Bool(false)))?;
-    read_typed_value(&yaml, &ty)?.to_value(&ty)
 }
 
-/// A JSON value and its unknown marks as YAML with tags.
-fn as_yaml(json: &Json, unknown: &Json) -> Result<Yaml, String> {
-    let tagged = |tag: &str, value| {
-        Yaml::Tagged(Box::new(TaggedValue {
-            tag: Tag::new(tag),
-            value,
-        }))
-    };
-    let false_ = Json::Bool(false);
-    Ok(match (json, unknown) {
-        (Json::Null, Json::Bool(true)) => tagged("unknown", Yaml::Null),
-        (_, Json::Bool(true)) => {
-            return Err(format!(
-                "a value marked unknown (`unknown`: true) is written null, not {}",
-                shown(json)
-            ))
+/// The type of a value, written as [`TypeJson`] writes it, without
+/// computing it first: a tuple's or an object's type is as large as the
+/// value.
+struct TypeOfJson<'a>(&'a Value);
+
+impl Serialize for TypeOfJson<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self.0 {
+            Value::Null(ty) | Value::Unknown(ty) => TypeJson(ty).serialize(s),
+            Value::String(_) => s.serialize_str("string"),
+            Value::Number(_) => s.serialize_str("number"),
+            Value::Bool(_) => s.serialize_str("bool"),
+            Value::List(e, _) => ("list", TypeJson(e)).serialize(s),
+            Value::Set(e, _) => ("set", TypeJson(e)).serialize(s),
+            Value::Map(e, _) => ("map", TypeJson(e)).serialize(s),
+            Value::Object(attributes) => {
+                let attributes = attributes.iter().map(|(k, v)| (k, TypeOfJson(v)));
+                ("object", map_of(attributes)).serialize(s)
+            }
+            Value::Tuple(elements) => {
+                ("tuple", seq_of(elements.iter().map(TypeOfJson))).serialize(s)
+            }
         }
-        (Json::Array(items), Json::Array(marks)) if marks.len() != items.len() => {
-            let (m, i) = (marks.len(), items.len());
-            return Err(format!(
-                "the unknown marks hold {m} entries for a sequence of {i}"
-            ));
+    }
+}
+
+/// A value as `{"type": T, "value": V, "unknown": U}`, serialized as it is
+/// walked, its members in the order of their names (as a JSON object of
+/// serde_json writes them). Written within
+/// [`crate::decoding::within_request_budget`], the work of writing its
+/// large numbers as text is paid for from the request's budget.
+struct ValueJson<'a>(&'a Value);
+
+impl Serialize for ValueJson<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let holders = UnknownHolders::of(self.0);
+        let mut map = s.serialize_map(None)?;
+        map.serialize_entry("type", &TypeOfJson(self.0))?;
+        if holders.holds(self.0) {
+            map.serialize_entry("unknown", &MarksJson(self.0, &holders))?;
         }
-        (Json::Object(entries), Json::Object(marks))
-            if !marks.keys().all(|k| entries.contains_key(k)) =>
-        {
-            let extra = marks.keys().find(|k| !entries.contains_key(*k));
-            let extra = extra.map(|e| quoted(e).to_string()).unwrap_or_default();
-            return Err(format!(
-                "the unknown marks name {extra}, which the value lacks"
-            ));
+        with_request_budget(|budget| map.serialize_entry("value", &ContentJson(self.0, budget)))?;
+        map.end()
+    }
+}
+
+/// The `value` member of a value's encoding: go-cty's JSON encoding, every
+/// unknown position `null`, every number a decimal string.
+struct ContentJson<'a>(&'a Value, Option<&'a Budget>);
+
+impl Serialize for ContentJson<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let budget = self.1;
+        match self.0 {
+            Value::Unknown(_) | Value::Null(_) => s.serialize_unit(),
+            Value::String(text) => s.serialize_str(text),
+            Value::Number(n) => {
+                if let Some(budget) = budget {
+                    budget
+                        .charge(n.text_work())
+                        .map_err(|e| serde::ser::Error::custom(e.detail()))?;
+                }
+                s.serialize_str(&n.to_decimal_string())
+            }
+            Value::Bool(b) => s.serialize_bool(*b),
+            Value::List(_, elements) | Value::Set(_, elements) | Value::Tuple(elements) => {
+                seq_of(elements.iter().map(|e| ContentJson(e, budget))).serialize(s)
+            }
+            Value::Map(_, entries) | Value::Object(entries) => {
+                let entries = entries.iter().map(|(k, v)| (k, ContentJson(v, budget)));
+                map_of(entries).serialize(s)
+            }
         }
-        (Json::Array(items), Json::Array(_) | Json::Bool(false) | Json::Null) => {
-            let mark = |i: usize| unknown.get(i).unwrap_or(&false_);
-            let items = items
-                .iter()
-                .enumerate()
-                .map(|(i, item)| as_yaml(item, mark(i)));
-            Yaml::Sequence(items.collect::<Result<_, _>>()?)
+    }
+}
+
+/// The unknown marks of a value that is or holds an unknown: `true` for an
+/// unknown value, an array for a sequence (`false` at each element without
+/// an unknown), an object for a mapping (naming only the keys whose values
+/// hold one).
+struct MarksJson<'a>(&'a Value, &'a UnknownHolders);
+
+impl Serialize for MarksJson<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let holders = self.1;
+        match self.0 {
+            Value::List(_, elements) | Value::Set(_, elements) | Value::Tuple(elements) => {
+                let marks = elements.iter().map(|e| match holders.holds(e) {
+                    true => Some(MarksJson(e, holders)),
+                    false => None,
+                });
+                // `None` is written `null`: false is what a mark without an
+                // unknown is, so it is written `false`.
+                seq_of(marks.map(MarkOrFalse)).serialize(s)
+            }
+            Value::Map(_, entries) | Value::Object(entries) => {
+                let marks = entries.iter().filter(|(_, v)| holders.holds(v));
+                map_of(marks.map(|(k, v)| (k, MarksJson(v, holders)))).serialize(s)
+            }
+            _ => s.serialize_bool(holders.holds(self.0)),
         }
-        (Json::Object(entries), Json::Object(_) | Json::Bool(false) | Json::Null) => {
-            let mark = |k: &str| unknown.get(k).unwrap_or(&false_);
-            let entries = entries
-                .iter()
-                .map(|(k, v)| Ok((Yaml::String(k.clone()), as_yaml(v, mark(k))?)));
-            Yaml::Mapping(entries.collect::<Result<_, String>>()?)
+    }
+}
+
+/// A mark, or `false` where there is none.
+struct MarkOrFalse<'a>(Option<MarksJson<'a>>);
+
+impl Serialize for MarkOrFalse<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match &self.0 {
+            Some(marks) => marks.serialize(s),
+            None => s.serialize_bool(false),
         }
-        (_, Json::Array(_) | Json::Object(_)) => {
-            return Err(format!(
-            "unknown marks are an array for a sequence and an object for a mapping, not {} for {}",
-            shown(unknown),
-            shown(json)
-        ))
+    }
+}
+
+/// The parts of a value that are or hold an unknown value, found in one
+/// walk (without recursion: values nest as deep as their source), so that
+/// writing the marks takes time linear in the value.
+struct UnknownHolders(std::collections::HashSet<*const Value>);
+
+impl UnknownHolders {
+    fn of(root: &Value) -> UnknownHolders {
+        let mut holders = std::collections::HashSet::new();
+        if root.is_wholly_known() {
+            return UnknownHolders(holders);
         }
-        (_, Json::Bool(false) | Json::Null) => match json {
-            Json::Number(n) => tagged("number", Yaml::String(n.to_string())),
-            Json::String(s) => Yaml::String(s.clone()),
-            Json::Bool(b) => Yaml::Bool(*b),
-            _ => Yaml::Null,
-        },
-        (_, other) => {
-            return Err(format!(
-                "unknown marks are true, false, arrays or objects, not {}",
-                shown(other)
-            ))
+        fn for_each_part<'v>(v: &'v Value, f: impl FnMut(&'v Value)) {
+            match v {
+                Value::List(_, elements) | Value::Set(_, elements) | Value::Tuple(elements) => {
+                    elements.iter().for_each(f)
+                }
+                Value::Map(_, entries) | Value::Object(entries) => entries.values().for_each(f),
+                _ => {}
+            }
         }
-    })
+        // Each part is visited before its parts, and settled after them.
+        let mut stack: Vec<(&Value, bool)> = vec![(root, false)];
+        while let Some((v, settled)) = stack.pop() {
+            if settled {
+                let mut holds = v.is_unknown();
+                for_each_part(v, |part| holds |= holders.contains(&(part as *const Value)));
+                if holds {
+                    holders.insert(v as *const Value);
+                }
+            } else {
+                stack.push((v, true));
+                for_each_part(v, |part| stack.push((part, false)));
+            }
+        }
+        UnknownHolders(holders)
+    }
+
+    /// Whether `v`, a part of the value, is or holds an unknown value.
+    fn holds(&self, v: &Value) -> bool {
+        !self.0.is_empty() && self.0.contains(&(v as *const Value))
+    }
+}
+
+/// Items serialized as a JSON array as they come.
+struct SeqOf<I>(std::cell::Cell<Option<I>>);
+
+/// Entries serialized as a JSON object as they come.
+struct MapOf<I>(std::cell::Cell<Option<I>>);
+
+impl<I: Iterator<Item = T>, T: Serialize> Serialize for SeqOf<I> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.0.take().into_iter().flatten())
+    }
+}
+
+impl<I: Iterator<Item = (K, V)>, K: Serialize, V: Serialize> Serialize for MapOf<I> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_map(self.0.take().into_iter().flatten())
+    }
+}
+
+/// An array of `items`, serialized as they come.
+fn seq_of<I>(items: I) -> SeqOf<I> {
+    SeqOf(std::cell::Cell::new(Some(items)))
+}
+
+/// An object of `entries`, serialized as they come.
+fn map_of<I>(entries: I) -> MapOf<I> {
+    MapOf(std::cell::Cell::new(Some(entries)))
+}
+
+/// Reads a value encoded as `{"type", "value", "unknown"}` straight into
+/// the interpreter's value, its type directing: the unknown marks are
+/// checked against the value, and the value read as a value of its type.
+/// Within [`crate::decoding::within_request_budget`] what it builds is paid for
+/// from the request's evaluation budget.
+pub fn value_from_json(json: &Json) -> Result<Value, String> {
+    with_request_budget(|budget| value_within(json, budget))
 }
 
 impl Serialize for Ty {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        type_to_json(self).serialize(s)
+        TypeJson(self).serialize(s)
     }
 }
 
+/// Within [`crate::decoding::within_request_budget`] the type is paid for from
+/// the request's evaluation budget.
 impl<'de> Deserialize<'de> for Ty {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        type_from_json(&Json::deserialize(d)?, 0)
-            .map(Ty)
-            .map_err(D::Error::custom)
+        let ty = type_from_json(&Json::deserialize(d)?, 0).map_err(D::Error::custom)?;
+        with_request_budget(|budget| match budget.map(|b| b.charge_type(&ty)) {
+            Some(Err(exceeded)) => Err(D::Error::custom(exceeded.detail())),
+            _ => Ok(Ty(ty)),
+        })
     }
 }
 
 impl Serialize for Val {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        value_to_json(self).serialize(s)
+        ValueJson(self).serialize(s)
     }
 }
 
@@ -515,7 +562,7 @@ pub fn from_json<'de, T, D: Deserializer<'de>>(
 /// syntax, analysis, operation or extension is an error naming the member
 /// ([`check_request`] checks the members first, in the protocol's words);
 /// an unknown kind is `Ok(Err(why))`.
-pub fn read_request(members: &Map<String, Json>) -> Result<Result<Request, String>, String> {
+pub fn read_request(mut members: Map<String, Json>) -> Result<Result<Request, String>, String> {
     let kind = match members.get("kind") {
         Some(Json::String(kind)) => kind,
         Some(other) => {
@@ -529,12 +576,12 @@ pub fn read_request(members: &Map<String, Json>) -> Result<Result<Request, Strin
     let Some(kind) = Kind::ALL.iter().find(|k| k.name() == kind) else {
         return Ok(Err(format!("unknown kind {}", quoted(kind))));
     };
-    check_request(*kind, members)?;
-    let fields = members
-        .iter()
-        .filter(|(k, _)| !matches!(k.as_str(), "id" | "kind"));
-    let fields = Json::Object(fields.map(|(k, v)| (k.clone(), v.clone())).collect());
-    let input = from_json(fields, |d| Request::read(*kind, d))?;
+    check_request(*kind, &members)?;
+    // The other members are read as they are, without a copy: a request's
+    // values can be large.
+    members.remove("id");
+    members.remove("kind");
+    let input = from_json(Json::Object(members), |d| Request::read(*kind, d))?;
     input.check().map(|()| Ok(input))
 }
 

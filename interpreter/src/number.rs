@@ -498,6 +498,130 @@ impl Number {
     }
 }
 
+/// What the work of an operation on numbers grows with (see
+/// [`Number::work_of`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Work {
+    /// A sum, a difference, a negation or a comparison.
+    Aligned,
+    /// A product: the words of one operand times those of the other.
+    Product,
+    /// A quotient or a remainder: the words of the aligned dividend times
+    /// those of the divisor.
+    Quotient,
+}
+
+/// How many 64-bit words hold `digits` decimal digits (log2(10) = 3.33
+/// bits a digit, rounded up).
+fn words(digits: u64) -> u64 {
+    digits.saturating_mul(10) / 192 + 1
+}
+
+/// The work of going through `words` words once for each of them, in
+/// bytes: half a byte a pair. (Measured, release build: aligning,
+/// rounding, reading and writing a number of n words take 1 to 2 ns for
+/// each of the n² pairs; the evaluation budget counts a byte of memory
+/// built as about 2 ns of work.)
+fn pairs(words: u64) -> u64 {
+    words.saturating_mul(words) / 2
+}
+
+impl Number {
+    /// The memory that the number's digits take beyond the number itself:
+    /// nothing for an integer that fits a machine word and for the
+    /// infinities, the words of its mantissa for any other number.
+    pub fn heap_bytes(&self) -> u64 {
+        match self {
+            Number::Finite(Decimal(Big(d))) => {
+                let (mantissa, _) = d.as_bigint_and_scale();
+                let words = mantissa.bits().div_ceil(64);
+                crate::eval_context::allocation((words as usize).saturating_mul(8))
+            }
+            _ => 0,
+        }
+    }
+
+    /// The decimal places the number's digits span: the exponents of its
+    /// most and its least significant digit (`1.5e3`: 3 and 2); `None`
+    /// for an integer that fits a machine word and for the infinities.
+    fn extent(&self) -> Option<(i64, i64)> {
+        let Number::Finite(Decimal(Big(d))) = self else {
+            return None;
+        };
+        let (mantissa, scale) = d.as_bigint_and_scale();
+        // The digits a mantissa of this many bits has, at most.
+        let digits = (mantissa.bits().saturating_mul(30_103) / 100_000 + 1) as i64;
+        Some((digits - 1 - scale, -scale))
+    }
+
+    /// The words of the digits from `top` down to `bottom`.
+    fn words_between(top: i64, bottom: i64) -> u64 {
+        words(top.saturating_sub(bottom).max(0) as u64 + 1)
+    }
+
+    /// An estimate of the work of an operation on `a` and `b`, in bytes
+    /// of the evaluation budget. Every operation on a large number goes
+    /// through the digits of both operands aligned at the decimal point
+    /// (`1e39999 + 1e-39999` through 80,000 digits), and its result is
+    /// normalized and rounded, which takes time in the square of their
+    /// words (half a byte for each pair); a product adds the words of one operand times
+    /// those of the other, a quotient or a remainder those of the aligned
+    /// dividend (widened to [`PRECISION`] digits more than the divisor)
+    /// times those of the divisor. Nothing when both operands fit a
+    /// machine word, or one is infinite: their work is that of the
+    /// expression. The evaluation budget charges it before the operation
+    /// runs ([`crate::eval_context::Budget`]).
+    pub fn work_of(work: Work, a: &Number, b: &Number) -> u64 {
+        if a.is_infinite() || b.is_infinite() {
+            return 0;
+        }
+        // An integer that fits a machine word: 19 digits above the point.
+        let word = (19, 0);
+        match (a.extent(), b.extent()) {
+            (None, None) => 0,
+            (x, y) => Number::work_of_extents(work, x.unwrap_or(word), y.unwrap_or(word)),
+        }
+    }
+
+    /// [`Number::work_of`] for operands of the given extents.
+    fn work_of_extents(work: Work, a: (i64, i64), b: (i64, i64)) -> u64 {
+        let aligned = Number::words_between(a.0.max(b.0), a.1.min(b.1));
+        let (a_words, b_words) = (
+            Number::words_between(a.0, a.1),
+            Number::words_between(b.0, b.1),
+        );
+        let operation = match work {
+            Work::Aligned => 0,
+            Work::Product => a_words.saturating_mul(b_words),
+            Work::Quotient => {
+                let dividend = aligned.max(b_words.saturating_add(words(PRECISION + 2)));
+                dividend.saturating_mul(b_words)
+            }
+        };
+        pairs(aligned).saturating_add(operation)
+    }
+
+    /// An estimate of the work of writing the number as decimal text, or
+    /// of reading it from text of as many digits, in bytes of the
+    /// evaluation budget: the digits go through a division (or a
+    /// multiplication) by a word for each word (half a byte a pair). Nothing for a
+    /// number that fits a machine word.
+    pub fn text_work(&self) -> u64 {
+        match self.extent() {
+            Some((top, bottom)) => pairs(Number::words_between(top, bottom)),
+            None => 0,
+        }
+    }
+
+    /// [`Number::text_work`] of a numeral of `digits` digits.
+    pub fn text_work_of_digits(digits: u64) -> u64 {
+        if digits <= 19 {
+            return 0;
+        }
+        pairs(words(digits))
+    }
+}
+
 /// `a / b` for finite `a` and non-zero `b`.
 fn divide_finite(a: &BigDecimal, b: &BigDecimal) -> Result<Number, NumberError> {
     let (ma, sa) = a.as_bigint_and_exponent();
@@ -640,6 +764,37 @@ mod tests {
         assert_eq!(
             two_thirds.to_decimal_string(),
             format!("0.{}7", "6".repeat(99))
+        );
+    }
+
+    #[test]
+    fn the_work_of_an_operation_grows_with_the_digits_it_goes_through() {
+        let small = Number::from_i64(123);
+        assert_eq!(Number::work_of(Work::Product, &small, &small), 0);
+        assert_eq!(
+            Number::work_of(Work::Aligned, &small, &Number::PositiveInfinity),
+            0
+        );
+        // 1e39999 + 1e-39999 aligns 80,000 digits: about 4,200 words.
+        let (huge, tiny) = (n("1e39999"), n("1e-39999"));
+        assert!(Number::work_of(Work::Aligned, &huge, &tiny) >= 4_100 * 4_100 / 2);
+        // Digits far apart on one side of the point cost the same.
+        let sum = Number::work_of(Work::Aligned, &huge, &small);
+        assert!(sum >= 2_000 * 2_000 / 2, "{sum}");
+        // A product of two 20,000-digit numbers: a thousand words each.
+        let wide = n(&"9".repeat(20_000));
+        let product = Number::work_of(Work::Product, &wide, &wide);
+        assert!(product >= 1_000 * 1_000 + Number::work_of(Work::Aligned, &wide, &wide));
+        assert!(Number::work_of(Work::Quotient, &wide, &small) > 0);
+        // Text: quadratic in the words, nothing for a machine word.
+        assert_eq!(small.text_work(), 0);
+        assert_eq!(wide.text_work(), Number::text_work_of_digits(20_000));
+        assert!(Number::text_work_of_digits(40_000) >= 3 * Number::text_work_of_digits(20_000));
+        // The digits' memory: 20,000 digits take about 8.3 KB.
+        assert!(
+            (8_300..8_400).contains(&wide.heap_bytes()),
+            "{}",
+            wide.heap_bytes()
         );
     }
 

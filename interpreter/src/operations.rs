@@ -13,7 +13,8 @@
 use crate::convert::convert;
 use crate::diagnostic::{shown, Diagnostic, Phase};
 use crate::equality::{equal, Truth};
-use crate::number::Number;
+use crate::eval_context::{Budget, BudgetExceeded};
+use crate::number::{Number, NumberError, Work};
 use crate::types::Type;
 use crate::value::Value;
 use std::borrow::Cow;
@@ -90,15 +91,25 @@ fn eval_error(summary: impl Into<String>) -> Diagnostic {
     Diagnostic::new(Phase::Eval, summary, "")
 }
 
-/// Applies an operation to its operands.
-pub fn apply(op: Operation, operands: &[Value]) -> Result<Value, Diagnostic> {
+/// Applies an operation to its operands, paying for its work from
+/// `budget`: the conversion of an operand, arithmetic and comparisons on
+/// large numbers ([`Number::work_of`]), a number built, and the comparison
+/// of two strings (their bytes) or of two collections or structures (their
+/// size in memory). A budget that runs out is an error of phase eval with
+/// the budget's summary.
+pub fn apply(op: Operation, operands: &[Value], budget: &Budget) -> Result<Value, Diagnostic> {
     let operands: Vec<&Value> = operands.iter().collect();
-    apply_to(op, &operands)
+    apply_to(op, &operands, budget)
 }
 
 /// [`apply`] to borrowed operands, as many as the operation takes (so that
-/// the evaluator need not copy them).
-pub(crate) fn apply_to(op: Operation, operands: &[&Value]) -> Result<Value, Diagnostic> {
+/// the evaluator need not copy them). The work is paid for before it is
+/// done.
+pub(crate) fn apply_to(
+    op: Operation,
+    operands: &[&Value],
+    budget: &Budget,
+) -> Result<Value, Diagnostic> {
     if operands.len() != op.arity() {
         return Err(eval_error(format!(
             "{} takes {} operand(s), not {}",
@@ -107,6 +118,16 @@ pub(crate) fn apply_to(op: Operation, operands: &[&Value]) -> Result<Value, Diag
             operands.len()
         )));
     }
+    let out_of_budget = |exceeded: BudgetExceeded| exceeded.diagnostic(Phase::Eval);
+    match op {
+        Operation::Equal | Operation::NotEqual => {
+            charge_comparison(operands[0], operands[1], budget).map_err(out_of_budget)?;
+        }
+        _ => {}
+    }
+    let arithmetic = |work: Work, f: fn(&Number, &Number) -> Result<Number, NumberError>| {
+        arithmetic(operands, budget, work, f)
+    };
     match op {
         Operation::Equal => Ok(equal(operands[0], operands[1]).to_value()),
         Operation::NotEqual => Ok(match equal(operands[0], operands[1]) {
@@ -114,19 +135,39 @@ pub(crate) fn apply_to(op: Operation, operands: &[&Value]) -> Result<Value, Diag
             Truth::False => Value::Bool(true),
             Truth::Unknown => Value::Unknown(Type::Bool),
         }),
-        Operation::Negate => arithmetic(operands, |n| Ok(n[0].negate())),
-        Operation::Add => arithmetic(operands, |n| n[0].add(n[1])),
-        Operation::Subtract => arithmetic(operands, |n| n[0].subtract(n[1])),
-        Operation::Multiply => arithmetic(operands, |n| n[0].multiply(n[1])),
-        Operation::Divide => arithmetic(operands, |n| n[0].divide(n[1])),
-        Operation::Modulo => arithmetic(operands, |n| n[0].remainder(n[1])),
-        Operation::Less => comparison(operands, |a, b| a < b),
-        Operation::LessOrEqual => comparison(operands, |a, b| a <= b),
-        Operation::Greater => comparison(operands, |a, b| a > b),
-        Operation::GreaterOrEqual => comparison(operands, |a, b| a >= b),
-        Operation::And => logic(operands, |b| b[0] && b[1]),
-        Operation::Or => logic(operands, |b| b[0] || b[1]),
-        Operation::Not => logic(operands, |b| !b[0]),
+        Operation::Negate => arithmetic(Work::Aligned, |a, _| Ok(a.negate())),
+        Operation::Add => arithmetic(Work::Aligned, Number::add),
+        Operation::Subtract => arithmetic(Work::Aligned, Number::subtract),
+        Operation::Multiply => arithmetic(Work::Product, Number::multiply),
+        Operation::Divide => arithmetic(Work::Quotient, Number::divide),
+        Operation::Modulo => arithmetic(Work::Quotient, Number::remainder),
+        Operation::Less => comparison(operands, budget, |a, b| a < b),
+        Operation::LessOrEqual => comparison(operands, budget, |a, b| a <= b),
+        Operation::Greater => comparison(operands, budget, |a, b| a > b),
+        Operation::GreaterOrEqual => comparison(operands, budget, |a, b| a >= b),
+        Operation::And => logic(operands, budget, |b| b[0] && b[1]),
+        Operation::Or => logic(operands, budget, |b| b[0] || b[1]),
+        Operation::Not => logic(operands, budget, |b| !b[0]),
+    }
+}
+
+/// Pays for the work of comparing `a` with `b`: the bytes of two strings,
+/// the digits of two numbers, the size of two collections or structures
+/// of one kind (which the comparison goes through, their types
+/// included); nothing for other pairs, which compare at once.
+fn charge_comparison(a: &Value, b: &Value, budget: &Budget) -> Result<(), BudgetExceeded> {
+    match (a, b) {
+        (Value::String(x), Value::String(y)) => budget.charge(x.len().min(y.len()) as u64),
+        (Value::Number(x), Value::Number(y)) => budget.charge(Number::work_of(Work::Aligned, x, y)),
+        (Value::List(..), Value::List(..))
+        | (Value::Set(..), Value::Set(..))
+        | (Value::Tuple(_), Value::Tuple(_))
+        | (Value::Map(..), Value::Map(..))
+        | (Value::Object(_), Value::Object(_)) => {
+            budget.charge_value(a)?;
+            budget.charge_value(b)
+        }
+        _ => Ok(()),
     }
 }
 
@@ -143,7 +184,11 @@ type Converted<'v> = [Option<Cow<'v, Value>>; 2];
 ///
 /// An operand already of type `ty` is borrowed: converting it would give a
 /// copy of it.
-fn operands_of<'v>(operands: &[&'v Value], ty: &Type) -> Result<Option<Converted<'v>>, Diagnostic> {
+fn operands_of<'v>(
+    operands: &[&'v Value],
+    ty: &Type,
+    budget: &Budget,
+) -> Result<Option<Converted<'v>>, Diagnostic> {
     let mut converted: Converted<'v> = [None, None];
     let mut unknown = false;
     for (slot, &operand) in converted.iter_mut().zip(operands) {
@@ -158,8 +203,14 @@ fn operands_of<'v>(operands: &[&'v Value], ty: &Type) -> Result<Option<Converted
                 Cow::Borrowed(operand)
             }
             _ => Cow::Owned(
-                convert(operand, ty)
-                    .map_err(|d| eval_error(format!("invalid operand: {}", d.summary)))?
+                convert(operand, ty, budget)
+                    .map_err(|d| match budget.is_exceeded() {
+                        true => Diagnostic {
+                            phase: Phase::Eval,
+                            ..d
+                        },
+                        false => eval_error(format!("invalid operand: {}", d.summary)),
+                    })?
                     .value,
             ),
         };
@@ -177,35 +228,54 @@ fn number_of<'a>(v: &'a Option<Cow<'_, Value>>, placeholder: &'a Number) -> &'a 
     }
 }
 
+/// An arithmetic operation of one or two operands (a unary one sees zero
+/// as its second operand), whose work is paid for before it runs and
+/// whose result after.
 fn arithmetic(
     operands: &[&Value],
-    f: impl Fn(&[&Number]) -> Result<Number, crate::number::NumberError>,
+    budget: &Budget,
+    work: Work,
+    f: fn(&Number, &Number) -> Result<Number, NumberError>,
 ) -> Result<Value, Diagnostic> {
-    let Some(values) = operands_of(operands, &Type::Number)? else {
+    let Some(values) = operands_of(operands, &Type::Number, budget)? else {
         return Ok(Value::Unknown(Type::Number));
     };
     let zero = Number::zero();
-    let numbers = [number_of(&values[0], &zero), number_of(&values[1], &zero)];
-    f(&numbers[..operands.len()])
-        .map(Value::Number)
-        .map_err(|e| eval_error(e.to_string()))
+    let (a, b) = (number_of(&values[0], &zero), number_of(&values[1], &zero));
+    let out_of_budget = |exceeded: BudgetExceeded| exceeded.diagnostic(Phase::Eval);
+    budget
+        .charge(Number::work_of(work, a, b))
+        .map_err(out_of_budget)?;
+    let result = f(a, b).map_err(|e| eval_error(e.to_string()))?;
+    budget.charge(result.heap_bytes()).map_err(out_of_budget)?;
+    Ok(Value::Number(result))
 }
 
 fn comparison(
     operands: &[&Value],
+    budget: &Budget,
     f: impl Fn(&Number, &Number) -> bool,
 ) -> Result<Value, Diagnostic> {
-    let Some(values) = operands_of(operands, &Type::Number)? else {
+    let Some(values) = operands_of(operands, &Type::Number, budget)? else {
         return Ok(Value::Unknown(Type::Bool));
     };
     match (values[0].as_deref(), values[1].as_deref()) {
-        (Some(Value::Number(a)), Some(Value::Number(b))) => Ok(Value::Bool(f(a, b))),
+        (Some(Value::Number(a)), Some(Value::Number(b))) => {
+            budget
+                .charge(Number::work_of(Work::Aligned, a, b))
+                .map_err(|exceeded| exceeded.diagnostic(Phase::Eval))?;
+            Ok(Value::Bool(f(a, b)))
+        }
         _ => unreachable!("converted to number"),
     }
 }
 
-fn logic(operands: &[&Value], f: impl Fn(&[bool]) -> bool) -> Result<Value, Diagnostic> {
-    let Some(values) = operands_of(operands, &Type::Bool)? else {
+fn logic(
+    operands: &[&Value],
+    budget: &Budget,
+    f: impl Fn(&[bool]) -> bool,
+) -> Result<Value, Diagnostic> {
+    let Some(values) = operands_of(operands, &Type::Bool, budget)? else {
         return Ok(Value::Unknown(Type::Bool));
     };
     let truth = |v: &Option<Cow<'_, Value>>| matches!(v.as_deref(), Some(Value::Bool(true)));

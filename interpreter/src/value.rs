@@ -298,16 +298,23 @@ impl Value {
 /// [`crate::equality`]), but two wholly known values of the same type are
 /// equal exactly when this order says so.
 pub fn canonical_cmp(a: &Value, b: &Value) -> Ordering {
+    let by_type = a.ty().cmp(&b.ty());
+    if by_type != Ordering::Equal {
+        return by_type;
+    }
+    same_type_cmp(a, b)
+}
+
+/// [`canonical_cmp`] of two values of one type, whose parts then have one
+/// type too: comparing their types again at every level of a deep value
+/// would take time in the square of its depth.
+fn same_type_cmp(a: &Value, b: &Value) -> Ordering {
     fn state(v: &Value) -> u8 {
         match v {
             Value::Unknown(_) => 0,
             Value::Null(_) => 1,
             _ => 2,
         }
-    }
-    let by_type = a.ty().cmp(&b.ty());
-    if by_type != Ordering::Equal {
-        return by_type;
     }
     match (a, b) {
         (Value::String(x), Value::String(y)) => x.cmp(y),
@@ -327,6 +334,7 @@ pub fn canonical_cmp(a: &Value, b: &Value) -> Ordering {
     }
 }
 
+/// Two sequences of values of one type each, element by element.
 fn cmp_sequences<'a>(
     mut x: impl Iterator<Item = &'a Value>,
     mut y: impl Iterator<Item = &'a Value>,
@@ -337,7 +345,7 @@ fn cmp_sequences<'a>(
             (None, Some(_)) => return Ordering::Less,
             (Some(_), None) => return Ordering::Greater,
             (Some(a), Some(b)) => {
-                let order = canonical_cmp(a, b);
+                let order = same_type_cmp(a, b);
                 if order != Ordering::Equal {
                     return order;
                 }

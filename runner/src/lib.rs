@@ -22,7 +22,7 @@
 //! - [`schemas`]: JSON Schemas of the protocol and of the JSON report.
 
 pub use hcl_conformance_format::{
-    areas, documents, envelope, kinds, needs, requirements, suite, values, wire,
+    areas, decoding, documents, envelope, kinds, needs, requirements, suite, values, wire,
 };
 pub use hcl_conformance_site::{docs, export, versions};
 

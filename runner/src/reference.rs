@@ -5,7 +5,7 @@ use crate::kinds::{self, Block, Body, Input, StaticShape, Syntax, Text};
 use crate::wire::{Attribute, ErrorAnswer, Outcome, Ty, Val};
 use hcl_interpreter::bodies::{self, BodyContent, ContentBlock};
 use hcl_interpreter::convert::Safety;
-use hcl_interpreter::diagnostic::Range;
+use hcl_interpreter::diagnostic::{Phase, Range};
 use hcl_interpreter::eval_context::Budget;
 use hcl_interpreter::functions::FunctionTable;
 use hcl_interpreter::static_analysis::{StaticResult, TraversalStep};
@@ -31,20 +31,21 @@ fn value_or_errors(result: Result<Value, Vec<Diagnostic>>) -> Outcome {
     result.map_or_else(|d| errors(&d), |v| value(v, None))
 }
 
-/// The variables of a case, as the interpreter takes them.
-fn variables<V: Deref<Target = Value>>(variables: &BTreeMap<Text, V>) -> BTreeMap<String, Value> {
+/// The variables of a case, as the interpreter takes them (moved, not
+/// copied: a request's values can be large).
+fn variables<V: Into<Value>>(variables: BTreeMap<Text, V>) -> BTreeMap<String, Value> {
     variables
-        .iter()
-        .map(|(k, v)| (k.0.clone(), (**v).clone()))
+        .into_iter()
+        .map(|(k, v)| (k.0, v.into()))
         .collect()
 }
 
-/// The evaluation context of a case: its variables, and an evaluation
-/// budget of `budget` units.
-fn context(variables: BTreeMap<String, Value>, budget: u64) -> EvalContext {
+/// The evaluation context of a case: its variables, and its evaluation
+/// budget.
+fn context(variables: BTreeMap<String, Value>, budget: Budget) -> EvalContext {
     EvalContext {
         variables,
-        budget: Budget::new(budget),
+        budget,
         ..EvalContext::default()
     }
 }
@@ -135,23 +136,24 @@ fn block(type_name: String, labels: Vec<String>, body: Body<Attribute>) -> Block
 
 /// A `config` case: the file's body processed as the case says
 /// (suite/README.md, "Bodies and schemas").
-fn run_config<V: Deref<Target = Value>>(c: &kinds::Config<V>, budget: u64) -> Outcome {
+fn run_config<V: Into<Value>>(c: kinds::Config<V>, budget: Budget) -> (Outcome, Budget) {
+    let variables = variables(c.variables);
     let ctx = if c.literal_only {
-        if let Err(diagnostic) = bodies::check_literal_only(&variables(&c.variables)) {
-            return errors(&[diagnostic]);
+        if let Err(diagnostic) = bodies::check_literal_only(&variables) {
+            return (errors(&[diagnostic]), budget);
         }
         EvalContext {
-            budget: Budget::new(budget),
+            budget,
             ..EvalContext::literal_only_mode()
         }
     } else {
-        context(variables(&c.variables), budget)
+        context(variables, budget)
     };
     let mode = (!c.literal_only).then_some(&ctx);
     let dynamic_blocks = c.extensions.iter().any(|e| &**e == "dynblock");
     let schema = match c.schema.as_ref().map(|s| s.to_body_spec(0)).transpose() {
         Ok(schema) => schema,
-        Err(why) => return Outcome::Malformed(format!("`schema`: {why}")),
+        Err(why) => return (Outcome::Malformed(format!("`schema`: {why}")), ctx.budget),
     };
     // Without a schema a JSON body is read in the dynamic attributes mode
     // (suite/README.md).
@@ -159,10 +161,12 @@ fn run_config<V: Deref<Target = Value>>(c: &kinds::Config<V>, budget: u64) -> Ou
         Syntax::Native => config::Syntax::Native,
         Syntax::Json => config::Syntax::Json,
     };
-    match config::process_config(syntax, &c.config, schema.as_ref(), mode, dynamic_blocks) {
-        Ok(content) => Outcome::Body(content_outcome(content)),
-        Err(diagnostics) => errors(&diagnostics),
-    }
+    let outcome =
+        match config::process_config(syntax, &c.config, schema.as_ref(), mode, dynamic_blocks) {
+            Ok(content) => Outcome::Body(content_outcome(content)),
+            Err(diagnostics) => errors(&diagnostics),
+        };
+    (outcome, ctx.budget)
 }
 
 /// A static result with expressions as their source text and traversal
@@ -214,24 +218,42 @@ fn key_json(key: &Value) -> String {
 
 /// Runs one case's input through the reference interpreter, with the
 /// default evaluation budget.
-pub fn run<T: Deref<Target = Type>, V: Deref<Target = Value>>(input: &Input<T, V>) -> Outcome {
-    run_with_budget(input, Budget::DEFAULT_LIMIT)
+pub fn run<T: Deref<Target = Type> + Clone, V: Into<Value> + Clone>(
+    input: &Input<T, V>,
+) -> Outcome {
+    run_within(input.clone(), Budget::default()).0
 }
 
-/// Runs one case's input through the reference interpreter, evaluating
-/// with a budget of `budget` units (see [`Budget`]).
-pub fn run_with_budget<T: Deref<Target = Type>, V: Deref<Target = Value>>(
-    input: &Input<T, V>,
-    budget: u64,
-) -> Outcome {
-    match input {
-        Input::Convert(c) => match convert::convert(&c.value, &c.to) {
+/// Runs one case's input through the reference interpreter, paying for
+/// its work from `budget` (see [`Budget`]; what reading the request
+/// spent included): evaluation, conversion, unification (the types
+/// unified and their unification) and operations. Gives back the outcome,
+/// and the budget with what the work spent.
+pub fn run_within<T: Deref<Target = Type>, V: Into<Value>>(
+    input: Input<T, V>,
+    budget: Budget,
+) -> (Outcome, Budget) {
+    // The evaluation context holds the budget while it evaluates.
+    let evaluated = |ctx: EvalContext, result: Result<Value, Vec<Diagnostic>>| {
+        (value_or_errors(result), ctx.budget)
+    };
+    let outcome = match input {
+        Input::Convert(c) => match convert::convert(&c.value.into(), &c.to, &budget) {
             Ok(converted) => value(converted.value, Some(converted.safety)),
             Err(diagnostic) => errors(&[diagnostic]),
         },
         Input::Unify(u) => {
             let types: Vec<Type> = u.types.iter().map(|t| (**t).clone()).collect();
-            match unify::unify(&types) {
+            let unified = types
+                .iter()
+                .try_for_each(|ty| budget.charge_type(ty))
+                .map_err(|exceeded| exceeded.diagnostic(Phase::Unification))
+                .and_then(|()| unify::unify(&types))
+                .and_then(|ty| match budget.charge_type(&ty) {
+                    Ok(()) => Ok(ty),
+                    Err(exceeded) => Err(exceeded.diagnostic(Phase::Unification)),
+                });
+            match unified {
                 Ok(ty) => Outcome::Type(Ty(ty)),
                 Err(diagnostic) => errors(&[diagnostic]),
             }
@@ -239,18 +261,19 @@ pub fn run_with_budget<T: Deref<Target = Type>, V: Deref<Target = Value>>(
         Input::Identical(i) => Outcome::Result(i.types[0].is_identical(&i.types[1])),
         Input::Matches(m) => Outcome::Result(m.ty.matches(&m.spec)),
         Input::Operation(o) => {
-            let operands: Vec<Value> = o.operands.iter().map(|v| (**v).clone()).collect();
-            match operations::apply(*o.op, &operands) {
+            let operands: Vec<Value> = o.operands.into_iter().map(Into::into).collect();
+            match operations::apply(*o.op, &operands, &budget) {
                 Ok(v) => value(v, None),
                 Err(diagnostic) => errors(&[diagnostic]),
             }
         }
         Input::Expr(e) => {
-            let mut ctx = context(variables(&e.variables), budget);
+            let mut ctx = context(variables(e.variables), budget);
             if e.extensions.iter().any(|e| &**e == "typeexpr") {
                 ctx.functions = Some(FunctionTable::conformance().with(typeexpr::convert_entry()));
             }
-            value_or_errors(native::eval_expression(&e.expr, &ctx))
+            let result = native::eval_expression(&e.expr, &ctx);
+            return evaluated(ctx, result);
         }
         Input::TypeExpr(t) => {
             let mode = if t.constraint {
@@ -265,10 +288,11 @@ pub fn run_with_budget<T: Deref<Target = Type>, V: Deref<Target = Value>>(
             read.map_or_else(|d| errors(&d), |ty| Outcome::Type(Ty(ty)))
         }
         Input::Template(t) => {
-            let ctx = context(variables(&t.variables), budget);
-            value_or_errors(native::eval_template(&t.template, &ctx))
+            let ctx = context(variables(t.variables), budget);
+            let result = native::eval_template(&t.template, &ctx);
+            return evaluated(ctx, result);
         }
-        Input::Config(c) => run_config(c, budget),
+        Input::Config(c) => return run_config(c, budget),
         Input::Static(s) => {
             let result = match *s.syntax {
                 Syntax::Native => native::static_analysis::analyze(&s.expr, *s.analysis),
@@ -279,5 +303,6 @@ pub fn run_with_budget<T: Deref<Target = Type>, V: Deref<Target = Value>>(
                 |r| Outcome::Static(static_shape(&s.expr, r)),
             )
         }
-    }
+    };
+    (outcome, budget)
 }

@@ -168,8 +168,8 @@ fn a_three_level_for_product_ends_in_the_budget_diagnostic() {
 
 #[test]
 fn the_budget_is_settable_on_the_command_line() {
-    // 40 elements of 40 elements: 1,600 values, beyond 1,000 units and
-    // within the default.
+    // 40 elements of 40 elements: 1,600 values, beyond a budget of 1,000
+    // bytes (with its source's allowance) and within the default.
     let list: Vec<u32> = (0..40).collect();
     let request = json!({ "id": "b", "kind": "expr",
         "expr": "length([for a in l: [for b in l: b]])",

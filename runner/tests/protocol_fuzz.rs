@@ -1,8 +1,10 @@
 //! `hcl-ref` under fire: requests mutated from the suite's own requests
 //! (at the level of their JSON and of their bytes), and generated ones
 //! (deep nesting of every kind, huge numbers and strings, many attributes
-//! and labels, work beyond the evaluation budget, hostile Unicode), sent to
-//! one `hcl-ref` process. Every request must be answered, in time, with one
+//! and labels, work beyond the evaluation budget, products of objects and
+//! of big numbers, conversion and unification of many object types, large
+//! request values, hostile Unicode), sent to one `hcl-ref` process under a
+//! 4 GiB address-space cap. Every request must be answered, in time, with one
 //! well-formed line carrying its id; the process must never crash.
 //!
 //! - `HCL_FUZZ_SECONDS` bounds the run (default 40); a long local run:
@@ -18,6 +20,7 @@ use hcl_conformance::wire::{self, RequestLine};
 use serde::Deserialize;
 use serde_json::{json, Value as Json};
 use std::io::{BufRead, BufReader, Write};
+use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
@@ -27,9 +30,13 @@ use std::time::{Duration, Instant};
 /// answers the deepest inputs in a few seconds).
 const ANSWER_TIME: Duration = Duration::from_secs(120);
 
+/// The address space `hcl-ref` runs in here (`ulimit -v 4194304`, as the
+/// hostile-input tests of runner/tests/hostile_*.rs).
+const ADDRESS_SPACE: libc::rlim_t = 4 << 30;
+
 /// The evaluation budget `hcl-ref` runs with here: smaller than the
 /// default, so that the requests that exceed it end quickly.
-const BUDGET: &str = "2000000";
+const BUDGET: &str = "33554432";
 
 /// xorshift64*: small, deterministic, good enough to fuzz with.
 struct Rng(u64);
@@ -64,13 +71,29 @@ struct HclRef {
 
 impl HclRef {
     fn start() -> HclRef {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_hcl-ref"))
+        let mut command = Command::new(env!("CARGO_BIN_EXE_hcl-ref"));
+        command
             .args(["--budget", BUDGET])
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("hcl-ref starts");
+            .stderr(Stdio::inherit());
+        // Under the address-space cap of the hostile-input tests, so that
+        // a request that makes hcl-ref grow beyond it shows as a crash.
+        // SAFETY: only an async-signal-safe call between fork and exec.
+        unsafe {
+            command.pre_exec(|| {
+                let cap = libc::rlimit {
+                    rlim_cur: ADDRESS_SPACE,
+                    rlim_max: ADDRESS_SPACE,
+                };
+                if libc::setrlimit(libc::RLIMIT_AS, &cap) == 0 {
+                    Ok(())
+                } else {
+                    Err(std::io::Error::last_os_error())
+                }
+            });
+        }
+        let mut child = command.spawn().expect("hcl-ref starts");
         let stdin = child.stdin.take().expect("a pipe");
         let stdout = child.stdout.take().expect("a pipe");
         let (sender, answers) = mpsc::channel();
@@ -522,7 +545,7 @@ fn number_list(n: usize) -> Json {
 /// A generated request of one of the hostile families.
 fn generated(rng: &mut Rng) -> Json {
     let n = depth(rng);
-    match rng.below(16) {
+    match rng.below(21) {
         0 => {
             let (open, close) =
                 *rng.pick(&[("[", "]"), ("(", ")"), ("{a = ", "}"), ("\"${", "}\"")]);
@@ -607,6 +630,40 @@ fn generated(rng: &mut Rng) -> Json {
         }
         14 => json!({ "kind": "typeexpr", "syntax": "native", "constraint": rng.chance(2),
             "expr": "list(".repeat(n) + "string" + &")".repeat(n) }),
+        // The memory attacks of issue 26: what evaluation, conversion,
+        // unification and decoding build grows far beyond the request.
+        16 => expr_request(
+            "length([for a in l: [for b in l: [for c in l: {x = c}]]])".into(),
+            json!({ "l": number_list(10 + rng.below(1000)) }),
+        ),
+        17 => expr_request(
+            "length([for a in l: [for b in l: 1e39999 + a * b]])".into(),
+            json!({ "l": number_list(10 + rng.below(1000)) }),
+        ),
+        18 => expr_request(
+            rng.pick(&[
+                "length(convert([for i in l: {\"k${i}\" = i}], list(any)))",
+                "length(convert([for i in l: {\"k${i}\" = i}], list(dynamic)))",
+                "length(coalesce([for i in l: {\"k${i}\" = i}]...))",
+            ])
+            .to_string(),
+            json!({ "l": number_list(10 + rng.below(20_000)) }),
+        ),
+        19 => {
+            let types: Vec<Json> = (0..1 + rng.below(20_000))
+                .map(|i| json!(["object", { format!("k{i}"): "number" }]))
+                .collect();
+            json!({ "kind": "unify", "types": types })
+        }
+        20 => {
+            let count = 1 + rng.below(200_000);
+            let value: Vec<Json> = (0..count).map(|_| json!({ "a": ["x"] })).collect();
+            expr_request(
+                "length(v)".into(),
+                json!({ "v": { "type": ["list", ["object", { "a": ["list", "string"] }]],
+                               "value": value } }),
+            )
+        }
         _ => json!({ "kind": "static", "syntax": "native", "analysis": "traversal",
             "expr": "a".to_string() + &".b".repeat(n) }),
     }

@@ -23,6 +23,12 @@ pub struct TypeText(pub Type);
 #[derive(Clone, Debug, PartialEq, derive_more::Deref)]
 pub struct TypedValue(pub Value);
 
+impl From<TypedValue> for Value {
+    fn from(typed: TypedValue) -> Value {
+        typed.0
+    }
+}
+
 impl Serialize for TypeText {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         type_to_json(self).serialize(s)

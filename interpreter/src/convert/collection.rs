@@ -4,6 +4,7 @@
 
 use super::{convert_value, Failure};
 use crate::diagnostic::{quoted, shown};
+use crate::eval_context::{sequence_bytes, text_bytes, tree_bytes, Budget};
 use crate::types::Type;
 use crate::value::Value;
 
@@ -21,15 +22,24 @@ use crate::value::Value;
 ///   type, and map element keys are set to the name of each corresponding
 ///   object attribute."
 ///
+/// The collection, its element type and its elements are paid for from
+/// `budget` as they are built.
+///
 /// Spec: spec.md § Collection and Structural Type Conversions
-pub(crate) fn convert_to_collection(v: &Value, to: &Type) -> Result<Value, Failure> {
+pub(crate) fn convert_to_collection(
+    v: &Value,
+    to: &Type,
+    budget: &Budget,
+) -> Result<Value, Failure> {
     let element_type = to.collection_element().expect("a collection type");
+    budget.charge_type(element_type)?;
     let built = match (v, to) {
         (
             Value::List(_, elements) | Value::Set(_, elements) | Value::Tuple(elements),
             Type::List(_) | Type::Set(_),
         ) => {
-            let converted = convert_elements(elements, element_type)?;
+            budget.charge(sequence_bytes::<Value>(elements.len()))?;
+            let converted = convert_elements(elements, element_type, budget)?;
             if matches!(to, Type::List(_)) {
                 Value::list(element_type.clone(), converted)
             } else {
@@ -37,10 +47,12 @@ pub(crate) fn convert_to_collection(v: &Value, to: &Type) -> Result<Value, Failu
             }
         }
         (Value::Map(_, entries) | Value::Object(entries), Type::Map(_)) => {
+            budget.charge(tree_bytes::<Value>(entries.len()))?;
             let converted = entries
                 .iter()
                 .map(|(key, element)| {
-                    convert_value(element, element_type)
+                    budget.charge(text_bytes(key.len()))?;
+                    convert_value(element, element_type, budget)
                         .map(|value| (key.clone(), value))
                         .map_err(|failure| failure.inside(&key_step(key)))
                 })
@@ -58,12 +70,16 @@ pub(crate) fn convert_to_collection(v: &Value, to: &Type) -> Result<Value, Failu
     built.map_err(|e| Failure::new(e.to_string()))
 }
 
-fn convert_elements(elements: &[Value], element_type: &Type) -> Result<Vec<Value>, Failure> {
+fn convert_elements(
+    elements: &[Value],
+    element_type: &Type,
+    budget: &Budget,
+) -> Result<Vec<Value>, Failure> {
     elements
         .iter()
         .enumerate()
         .map(|(i, element)| {
-            convert_value(element, element_type)
+            convert_value(element, element_type, budget)
                 .map_err(|failure| failure.inside(&format!("[{i}]")))
         })
         .collect()

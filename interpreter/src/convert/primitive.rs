@@ -4,21 +4,43 @@
 
 use super::Failure;
 use crate::diagnostic::{quoted, shown};
+use crate::eval_context::{text_bytes, Budget};
 use crate::number::Number;
 use crate::types::Type;
 use crate::value::Value;
 
 /// Converts a string, number or bool to a primitive type.
 ///
+/// The copy or the text built is paid for from `budget`, and so is the
+/// work of writing a large number as text or reading one from text
+/// ([`Number::text_work`]), before it is done.
+///
 /// Spec: spec.md § Primitive Type Conversions
-pub(crate) fn convert_primitive(v: &Value, to: &Type) -> Result<Value, Failure> {
+pub(crate) fn convert_primitive(v: &Value, to: &Type, budget: &Budget) -> Result<Value, Failure> {
     match (v, to) {
         (Value::String(_), Type::String)
         | (Value::Number(_), Type::Number)
-        | (Value::Bool(_), Type::Bool) => Ok(v.clone()),
-        (Value::Number(n), Type::String) => Ok(Value::string(&n.to_decimal_string())),
-        (Value::Bool(b), Type::String) => Ok(Value::string(if *b { "true" } else { "false" })),
-        (Value::String(s), Type::Number) => string_to_number(s).map(Value::Number),
+        | (Value::Bool(_), Type::Bool) => {
+            budget.charge_value(v)?;
+            Ok(v.clone())
+        }
+        (Value::Number(n), Type::String) => {
+            budget.charge(n.text_work())?;
+            let text = n.to_decimal_string();
+            budget.charge(text_bytes(text.len()))?;
+            Ok(Value::string_owned(text))
+        }
+        (Value::Bool(b), Type::String) => {
+            let text = if *b { "true" } else { "false" };
+            budget.charge(text_bytes(text.len()))?;
+            Ok(Value::string(text))
+        }
+        (Value::String(s), Type::Number) => {
+            budget.charge(Number::text_work_of_digits(s.len() as u64))?;
+            let n = string_to_number(s)?;
+            budget.charge(n.heap_bytes())?;
+            Ok(Value::Number(n))
+        }
         (Value::String(s), Type::Bool) => string_to_bool(s).map(Value::Bool),
         // "No direct conversion is available between the bool and number
         // types."

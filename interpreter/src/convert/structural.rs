@@ -5,6 +5,7 @@
 use super::collection::key_step;
 use super::{convert_value, Failure};
 use crate::diagnostic::{quoted, shown};
+use crate::eval_context::{sequence_bytes, text_bytes, tree_bytes, Budget};
 use crate::types::Type;
 use crate::value::Value;
 use std::collections::BTreeMap;
@@ -16,8 +17,11 @@ use std::collections::BTreeMap;
 /// another "as long as the tuples have the same length and the elements have
 /// convertable types."
 ///
+/// The tuple and its elements are paid for from `budget` as they are
+/// built.
+///
 /// Spec: spec.md § Collection and Structural Type Conversions
-pub(crate) fn convert_to_tuple(v: &Value, to: &Type) -> Result<Value, Failure> {
+pub(crate) fn convert_to_tuple(v: &Value, to: &Type, budget: &Budget) -> Result<Value, Failure> {
     let Type::Tuple(element_types) = to else {
         unreachable!("convert_to_tuple is called with tuple types only")
     };
@@ -38,12 +42,13 @@ pub(crate) fn convert_to_tuple(v: &Value, to: &Type) -> Result<Value, Failure> {
             element_types.len()
         )));
     }
+    budget.charge(sequence_bytes::<Value>(elements.len()))?;
     let converted = elements
         .iter()
         .zip(element_types)
         .enumerate()
         .map(|(i, (element, ty))| {
-            convert_value(element, ty).map_err(|failure| failure.inside(&format!("[{i}]")))
+            convert_value(element, ty, budget).map_err(|failure| failure.inside(&format!("[{i}]")))
         })
         .collect::<Result<_, _>>()?;
     Ok(Value::Tuple(converted))
@@ -58,11 +63,15 @@ pub(crate) fn convert_to_tuple(v: &Value, to: &Type) -> Result<Value, Failure> {
 ///   a null value of the appropriate type"; source attributes the target
 ///   lacks are dropped. SPEC-GAP(spec-notes/gaps/object-to-object-conversion.md)
 ///
+/// The object, its names and its attributes (a null for each one the
+/// source lacks) are paid for from `budget` as they are built.
+///
 /// Spec: spec.md § Collection and Structural Type Conversions
-pub(crate) fn convert_to_object(v: &Value, to: &Type) -> Result<Value, Failure> {
+pub(crate) fn convert_to_object(v: &Value, to: &Type, budget: &Budget) -> Result<Value, Failure> {
     let Type::Object(attribute_types) = to else {
         unreachable!("convert_to_object is called with object types only")
     };
+    budget.charge(tree_bytes::<Value>(attribute_types.len()))?;
     let mut attributes = BTreeMap::new();
     match v {
         Value::Map(_, entries) => {
@@ -77,17 +86,22 @@ pub(crate) fn convert_to_object(v: &Value, to: &Type) -> Result<Value, Failure> 
                 let Some(element) = entries.get(name) else {
                     return Err(Failure::new(format!("the map has no key {}", quoted(name))));
                 };
+                budget.charge(text_bytes(name.len()))?;
                 let converted =
-                    convert_value(element, ty).map_err(|f| f.inside(&key_step(name)))?;
+                    convert_value(element, ty, budget).map_err(|f| f.inside(&key_step(name)))?;
                 attributes.insert(name.clone(), converted);
             }
         }
         Value::Object(source) => {
             for (name, ty) in attribute_types {
+                budget.charge(text_bytes(name.len()))?;
                 let converted = match source.get(name) {
-                    Some(attribute) => convert_value(attribute, ty)
+                    Some(attribute) => convert_value(attribute, ty, budget)
                         .map_err(|f| f.inside(&format!(".{}", shown(name))))?,
-                    None => Value::Null(ty.clone()),
+                    None => {
+                        budget.charge_type(ty)?;
+                        Value::Null(ty.clone())
+                    }
                 };
                 attributes.insert(name.clone(), converted);
             }

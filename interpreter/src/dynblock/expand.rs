@@ -22,7 +22,7 @@ use crate::bodies::{
 use crate::convert::convert;
 use crate::diagnostic::quoted;
 use crate::diagnostic::{Diagnostic, Phase};
-use crate::eval_context::{Budget, BudgetExceeded, EvalScope};
+use crate::eval_context::{text_bytes, tree_bytes, Budget, BudgetExceeded, EvalScope};
 use crate::number::Number;
 use crate::source::Span;
 use crate::static_analysis::StaticExpression;
@@ -85,18 +85,23 @@ pub(super) fn expand<'a, B: PhysicalBody + Clone>(
         .evaluate(&dynamic.for_each, around.scope.as_ref())?;
     let for_each_span = dynamic.for_each.span();
     // The elements are copied into the iterator objects, and each block
-    // generated is work of its own.
+    // generated is work of its own: its iterator object (a tree of two
+    // attributes and their names), and an expression's worth of work.
     let charge = |work: &dyn Fn(&Budget) -> Result<(), BudgetExceeded>| match &around.scope {
         Some(scope) => work(&scope.context().budget)
             .map_err(|e| error(for_each_span, BudgetExceeded::SUMMARY, e.detail())),
         None => Ok(()),
     };
-    charge(&|budget| budget.charge_copy(&collection))?;
+    charge(&|budget| budget.charge_value(&collection))?;
+    let iterator_bytes = Budget::EXPRESSION_BYTES
+        + tree_bytes::<Value>(2)
+        + text_bytes("key".len())
+        + text_bytes("value".len());
     let mut generated = Vec::new();
     for (key, value) in elements(&collection)
         .map_err(|detail| error(for_each_span, "Invalid dynamic for_each value", detail))?
     {
-        charge(&|budget| budget.charge(1))?;
+        charge(&|budget| budget.charge(iterator_bytes))?;
         let iterator = Value::object([("key".to_string(), key), ("value".to_string(), value)]);
         let child = around
             .scope
@@ -364,9 +369,13 @@ fn evaluate_labels<B: PhysicalBody>(
         Some(written) => written.iter().map(|e| e.span()).collect(),
         None => vec![labels.span(); elements.len()],
     };
+    // Labels are converted with the evaluation's budget (literal-only
+    // mode, which has none, with a budget of their own).
+    let own_budget = Budget::default();
+    let budget = scope.map_or(&own_budget, |scope| &scope.context().budget);
     let mut strings = Vec::with_capacity(elements.len());
     for (element, &span) in elements.iter().zip(&spans) {
-        let label = convert(element, &Type::String).map_err(|_| {
+        let label = convert(element, &Type::String, budget).map_err(|_| {
             invalid(
                 span,
                 format!("A value of type {} cannot be a block label.", element.ty()),

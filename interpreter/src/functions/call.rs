@@ -12,6 +12,7 @@ use super::definition::{Function, Parameter};
 use super::CallError;
 use crate::convert::convert;
 use crate::diagnostic::shown;
+use crate::eval_context::Budget;
 use crate::types::Type;
 use crate::value::Value;
 
@@ -31,15 +32,24 @@ use crate::value::Value;
 /// "The result of a function call expression is either an error, if one of
 /// the erroneous conditions above applies, or the _result value_."
 ///
+/// The call pays from `budget` for the conversion of its arguments, for the
+/// work its result type and result value definitions do, and for the
+/// result it returns (its size in memory). When the budget runs out the
+/// call fails, and `budget` says so ([`Budget::is_exceeded`]).
+///
 /// Spec: spec.md § Functions and Function Calls
-pub fn call_function(f: &Function, args: &[Value]) -> Result<Value, CallError> {
-    call_function_owned(f, args.to_vec())
+pub fn call_function(f: &Function, args: &[Value], budget: &Budget) -> Result<Value, CallError> {
+    call_function_owned(f, args.to_vec(), budget)
 }
 
 /// [`call_function`] with arguments the call may keep: each argument is
 /// checked (and converted) in place, so one that already matches its
 /// parameter is not copied.
-pub fn call_function_owned(f: &Function, mut args: Vec<Value>) -> Result<Value, CallError> {
+pub fn call_function_owned(
+    f: &Function,
+    mut args: Vec<Value>,
+    budget: &Budget,
+) -> Result<Value, CallError> {
     map_arguments(f, &args)?;
     let count = args.len();
     let parameters = || parameters_of(f, count);
@@ -52,7 +62,7 @@ pub fn call_function_owned(f: &Function, mut args: Vec<Value>) -> Result<Value, 
     let mut result_is_dynamic = false;
     for (index, (slot, parameter)) in args.iter_mut().zip(parameters()).enumerate() {
         let v = std::mem::replace(slot, Value::Null(Type::Dynamic));
-        let (v, forces_dynamic) = check_argument(index, v, parameter)?;
+        let (v, forces_dynamic) = check_argument(index, v, parameter, budget)?;
         result_is_dynamic |= forces_dynamic;
         *slot = v;
     }
@@ -66,10 +76,12 @@ pub fn call_function_owned(f: &Function, mut args: Vec<Value>) -> Result<Value, 
         // "If neither of the above conditions holds for any argument, the
         // call is valid and the function's value type definition is used to
         // determine the call's _result type_."
-        (f.result_type)(&checked)?
+        (f.result_type)(&checked, budget)?
     };
 
-    execute(f, &checked, parameters(), &result_type)
+    let result = execute(f, &checked, parameters(), &result_type, budget)?;
+    budget.charge_value(&result)?;
+    Ok(result)
 }
 
 /// Maps the arguments to the function's parameters, one parameter for each
@@ -151,12 +163,13 @@ fn check_argument(
     index: usize,
     v: Value,
     parameter: &Parameter,
+    budget: &Budget,
 ) -> Result<(Value, bool), CallError> {
     let is_the_dynamic_value = matches!(v, Value::Unknown(Type::Dynamic));
     if is_the_dynamic_value && !parameter.allow_dynamic {
         return Ok((v, true));
     }
-    let v = convert_argument(index, v, parameter)?;
+    let v = convert_argument(index, v, parameter, budget)?;
     if v.is_null() && !parameter.allow_null {
         return Err(CallError::at(
             index,
@@ -170,7 +183,12 @@ fn check_argument(
 /// does not already match it.
 ///
 /// Spec: spec.md § Type Specifications, § Type Conversions and Unification
-fn convert_argument(index: usize, v: Value, parameter: &Parameter) -> Result<Value, CallError> {
+fn convert_argument(
+    index: usize,
+    v: Value,
+    parameter: &Parameter,
+    budget: &Budget,
+) -> Result<Value, CallError> {
     // Every type matches the dynamic pseudo-type: no need to compute it.
     if parameter.ty == Type::Dynamic || v.ty().matches(&parameter.ty) {
         return Ok(v);
@@ -181,7 +199,7 @@ fn convert_argument(index: usize, v: Value, parameter: &Parameter) -> Result<Val
             format!("invalid value for the {:?} argument: {why}", parameter.name),
         )
     };
-    let converted = convert(&v, &parameter.ty)
+    let converted = convert(&v, &parameter.ty, budget)
         .map_err(|diagnostic| invalid(&diagnostic.summary))?
         .value;
     if !converted.ty().matches(&parameter.ty) {
@@ -208,6 +226,7 @@ fn execute<'f>(
     args: &[Value],
     parameters: impl Iterator<Item = &'f Parameter>,
     result_type: &Type,
+    budget: &Budget,
 ) -> Result<Value, CallError> {
     let forced_unknown = args
         .iter()
@@ -216,7 +235,7 @@ fn execute<'f>(
     if forced_unknown {
         return Ok(Value::Unknown(result_type.clone()));
     }
-    let result = (f.result_value)(args, result_type)?;
+    let result = (f.result_value)(args, result_type, budget)?;
     // The result type definition "specifies the value type returned": a
     // value of another type is a fault of the function, not of the call.
     if !result.ty().matches(result_type) {
@@ -234,6 +253,11 @@ mod tests {
     use super::*;
     use crate::number::Number;
 
+    /// A call with the default budget.
+    fn call_function(f: &Function, args: &[Value]) -> Result<Value, CallError> {
+        super::call_function(f, args, &Budget::default())
+    }
+
     fn number(n: i64) -> Value {
         Value::Number(Number::from_i64(n))
     }
@@ -249,8 +273,8 @@ mod tests {
                 Parameter::new("b", Type::Number),
             ],
             variadic: variadic.then(|| Parameter::new("rest", Type::Bool)),
-            result_type: |args| Ok(Type::Tuple(args.iter().map(Value::ty).collect())),
-            result_value: |args, _| Ok(Value::Tuple(args.to_vec())),
+            result_type: |args, _| Ok(Type::Tuple(args.iter().map(Value::ty).collect())),
+            result_value: |args, _, _| Ok(Value::Tuple(args.to_vec())),
         }
     }
 
@@ -261,8 +285,8 @@ mod tests {
             name: "probe",
             parameters: vec![parameter],
             variadic: None,
-            result_type: |args| Ok(args[0].ty()),
-            result_value: |args, _| Ok(args[0].clone()),
+            result_type: |args, _| Ok(args[0].ty()),
+            result_value: |args, _, _| Ok(args[0].clone()),
         }
     }
 
@@ -389,8 +413,8 @@ mod tests {
             name: "liar",
             parameters: vec![],
             variadic: None,
-            result_type: |_| Ok(Type::String),
-            result_value: |_, _| Ok(Value::Bool(true)),
+            result_type: |_, _| Ok(Type::String),
+            result_value: |_, _, _| Ok(Value::Bool(true)),
         };
         assert!(call_function(&liar, &[]).is_err());
     }

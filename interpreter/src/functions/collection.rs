@@ -11,6 +11,7 @@
 use super::definition::{Function, Parameter};
 use super::CallError;
 use crate::convert::convert;
+use crate::eval_context::Budget;
 use crate::number::Number;
 use crate::types::Type;
 use crate::unify::unify;
@@ -29,7 +30,7 @@ pub fn length() -> Function {
         name: "length",
         parameters: vec![Parameter::new("collection", Type::Dynamic).allow_dynamic()],
         variadic: None,
-        result_type: |args| match &args[0].ty() {
+        result_type: |args, _| match &args[0].ty() {
             Type::List(_) | Type::Set(_) | Type::Map(_) | Type::Tuple(_) | Type::Dynamic => {
                 Ok(Type::Number)
             }
@@ -38,7 +39,7 @@ pub fn length() -> Function {
                 other.kind_name()
             ))),
         },
-        result_value: |args, _| {
+        result_value: |args, _, _| {
             let collection = &args[0];
             let count = collection.children().len();
             let unsettled_set =
@@ -67,7 +68,7 @@ pub fn keys() -> Function {
         name: "keys",
         parameters: vec![Parameter::new("inputMap", Type::Dynamic).allow_unknown()],
         variadic: None,
-        result_type: |args| match &args[0].ty() {
+        result_type: |args, _| match &args[0].ty() {
             Type::Map(_) => Ok(Type::list(Type::String)),
             Type::Object(attributes) => Ok(Type::Tuple(vec![Type::String; attributes.len()])),
             other => Err(CallError::at(
@@ -75,7 +76,7 @@ pub fn keys() -> Function {
                 format!("keys needs a map or an object, not a {}", other.kind_name()),
             )),
         },
-        result_value: |args, result_type| {
+        result_value: |args, result_type, _| {
             let names = match (&args[0], &args[0].ty()) {
                 (_, Type::Object(attributes)) => {
                     return Ok(Value::Tuple(
@@ -116,13 +117,19 @@ pub fn concat() -> Function {
     }
 }
 
-fn concat_type(args: &[Value]) -> Result<Type, CallError> {
+/// The types of the arguments, the unified type and the tuple type are
+/// paid for from `budget`.
+fn concat_type(args: &[Value], budget: &Budget) -> Result<Type, CallError> {
     if args.is_empty() {
         return Err(CallError::new("concat needs at least one argument"));
     }
     let types: Vec<Type> = args.iter().map(Value::ty).collect();
     if types.iter().all(|ty| matches!(ty, Type::List(_))) {
+        for ty in &types {
+            budget.charge_type(ty)?;
+        }
         if let Ok(unified @ Type::List(_)) = unify(&types) {
+            budget.charge_type(&unified)?;
             return Ok(unified);
         }
     }
@@ -145,15 +152,19 @@ fn concat_type(args: &[Value]) -> Result<Type, CallError> {
             }
         }
     }
-    Ok(Type::Tuple(elements))
+    let tuple = Type::Tuple(elements);
+    budget.charge_type(&tuple)?;
+    Ok(tuple)
 }
 
-fn concat_value(args: &[Value], result_type: &Type) -> Result<Value, CallError> {
+/// The conversions of the lists to the unified list type are paid for from
+/// `budget` as they are made.
+fn concat_value(args: &[Value], result_type: &Type, budget: &Budget) -> Result<Value, CallError> {
     match result_type {
         Type::List(element) => {
             let mut elements = Vec::new();
             for (index, list) in args.iter().enumerate() {
-                let converted = convert(list, result_type)
+                let converted = convert(list, result_type, budget)
                     .map_err(|diagnostic| CallError::at(index, diagnostic.summary))?;
                 elements.extend(converted.value.children().into_iter().cloned());
             }

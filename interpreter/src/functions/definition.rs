@@ -9,6 +9,7 @@
 //! > - A _result value definition_ [...]
 
 use super::CallError;
+use crate::eval_context::Budget;
 use crate::static_analysis::{StaticError, StaticExpression};
 use crate::types::Type;
 use crate::value::Value;
@@ -62,13 +63,17 @@ impl Parameter {
 /// each valid sequence of argument values." It sees the arguments after the
 /// semantic checks (converted to their parameters' type specifications), may
 /// look at their values as well as their types, and rejects a sequence it
-/// has no result type for.
-pub type ResultTypeDefinition = fn(&[Value]) -> Result<Type, CallError>;
+/// has no result type for. The types it computes beyond its arguments'
+/// (a unification) are paid for from the budget it is given.
+pub type ResultTypeDefinition = fn(&[Value], &Budget) -> Result<Type, CallError>;
 
 /// "A _result value definition_, which specifies the value returned for each
 /// valid sequence of argument values." It is given the checked arguments and
-/// the call's result type, and must return a value of that type.
-pub type ResultValueDefinition = fn(&[Value], &Type) -> Result<Value, CallError>;
+/// the call's result type, and must return a value of that type. Work that
+/// can outgrow its arguments (a conversion, a text built of repeated
+/// parts) is paid for from the budget it is given before it is done; the
+/// result itself is paid for by the call ([`super::call_function_owned`]).
+pub type ResultValueDefinition = fn(&[Value], &Type, &Budget) -> Result<Value, CallError>;
 
 /// A function, as plain data.
 ///
@@ -98,6 +103,7 @@ pub struct TypeConstraintFunction {
     pub name: &'static str,
     /// Reads the type constraint from the second argument's expression.
     pub read_type: fn(&dyn StaticExpression) -> Result<Type, Vec<StaticError>>,
-    /// The result value definition, given the value and the type.
-    pub call: fn(&Value, &Type) -> Result<Value, CallError>,
+    /// The result value definition, given the value and the type, and the
+    /// budget that pays for what it builds.
+    pub call: fn(&Value, &Type, &Budget) -> Result<Value, CallError>,
 }

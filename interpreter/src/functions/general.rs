@@ -33,22 +33,29 @@ pub fn coalesce() -> Function {
                 .allow_unknown()
                 .allow_dynamic(),
         ),
-        result_type: |args| {
+        // The arguments' types and their unification are paid for from the
+        // budget.
+        result_type: |args, budget| {
             let types: Vec<Type> = args.iter().map(Value::ty).collect();
-            unify(&types).map_err(|diagnostic| {
+            for ty in &types {
+                budget.charge_type(ty)?;
+            }
+            let unified = unify(&types).map_err(|diagnostic| {
                 CallError::new(format!(
                     "the arguments have no common type: {}",
                     diagnostic.summary
                 ))
-            })
+            })?;
+            budget.charge_type(&unified)?;
+            Ok(unified)
         },
-        result_value: |args, result_type| {
+        result_value: |args, result_type, budget| {
             for v in args {
                 match v {
                     Value::Unknown(_) => return Ok(Value::Unknown(result_type.clone())),
                     Value::Null(_) => continue,
                     _ => {
-                        return convert(v, result_type)
+                        return convert(v, result_type, budget)
                             .map(|converted| converted.value)
                             .map_err(|diagnostic| CallError::new(diagnostic.summary))
                     }
@@ -90,6 +97,23 @@ mod tests {
         assert_eq!(call("coalesce", &args), Ok(Value::Unknown(Type::String)));
         let args = [Value::string("a"), Value::Unknown(Type::String)];
         assert_eq!(call("coalesce", &args), Ok(Value::string("a")));
+    }
+
+    #[test]
+    fn coalesce_pays_for_the_types_it_unifies() {
+        // A hundred objects of one attribute each: their types, and the
+        // unified type of a hundred attributes.
+        let table = crate::functions::FunctionTable::conformance();
+        let Some(crate::functions::Entry::Function(coalesce)) = table.get("coalesce") else {
+            panic!("coalesce is a function")
+        };
+        let object = |i: usize| Value::object([(format!("k{i}"), number(1))]);
+        let args: Vec<Value> = (0..100).map(object).collect();
+        let budget = crate::eval_context::Budget::new(u64::MAX);
+        crate::functions::call_function(coalesce, &args, &budget).expect("coalesce");
+        let unified = crate::eval_context::tree_bytes::<Type>(100);
+        let inputs = 100 * crate::eval_context::tree_bytes::<Type>(1);
+        assert!(budget.spent() >= unified + inputs, "{}", budget.spent());
     }
 
     #[test]

@@ -28,6 +28,7 @@ pub use call::{call_function, call_function_owned};
 pub use definition::{Function, Parameter, TypeConstraintFunction};
 pub use table::{Entry, FunctionTable, NAMES, NAMESPACES, NAMESPACE_SEPARATOR};
 
+use crate::eval_context::BudgetExceeded;
 #[cfg(test)]
 use crate::value::Value;
 use std::fmt;
@@ -74,12 +75,22 @@ impl fmt::Display for CallError {
 
 impl std::error::Error for CallError {}
 
+/// The budget ran out during the call: the caller, who can tell from the
+/// budget ([`Budget::is_exceeded`]), reports the budget's error.
+impl From<BudgetExceeded> for CallError {
+    fn from(_: BudgetExceeded) -> CallError {
+        CallError::new(BudgetExceeded::SUMMARY)
+    }
+}
+
 /// Calls the conformance table's function `name` with `args`: how the
 /// tests of the function families call them.
 #[cfg(test)]
 pub(crate) fn call(name: &str, args: &[Value]) -> Result<Value, CallError> {
     match FunctionTable::conformance().get(name) {
-        Some(Entry::Function(function)) => call_function(function, args),
+        Some(Entry::Function(function)) => {
+            call_function(function, args, &crate::eval_context::Budget::default())
+        }
         _ => Err(CallError::new(format!(
             "there is no function named {name:?}"
         ))),
@@ -89,6 +100,7 @@ pub(crate) fn call(name: &str, args: &[Value]) -> Result<Value, CallError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::eval_context::Budget;
     use crate::types::Type;
 
     #[test]
@@ -98,11 +110,11 @@ mod tests {
             panic!("upper is a function");
         };
         assert_eq!(
-            call_function(upper, &[Value::string("a")]),
+            call_function(upper, &[Value::string("a")], &Budget::default()),
             Ok(Value::string("A"))
         );
         assert_eq!(
-            call_function(upper, &[Value::Unknown(Type::Dynamic)]),
+            call_function(upper, &[Value::Unknown(Type::Dynamic)], &Budget::default()),
             Ok(Value::Unknown(Type::String))
         );
     }

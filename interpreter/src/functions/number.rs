@@ -7,11 +7,12 @@
 
 use super::definition::{Function, Parameter};
 use super::CallError;
-use crate::number::Number;
+use crate::eval_context::Budget;
+use crate::number::{Number, Work};
 use crate::types::Type;
 use crate::value::Value;
 
-fn number_result(_: &[Value]) -> Result<Type, CallError> {
+fn number_result(_: &[Value], _: &Budget) -> Result<Type, CallError> {
     Ok(Type::Number)
 }
 
@@ -33,7 +34,7 @@ pub fn abs() -> Function {
         parameters: vec![Parameter::new("num", Type::Number).allow_dynamic()],
         variadic: None,
         result_type: number_result,
-        result_value: |args, _| {
+        result_value: |args, _, _| {
             let n = numbers(args).next().expect("abs has one argument");
             Ok(Value::Number(if n.signum() < 0 {
                 n.negate()
@@ -56,7 +57,7 @@ pub fn min() -> Function {
         parameters: vec![],
         variadic: Some(Parameter::new("numbers", Type::Number).allow_dynamic()),
         result_type: number_result,
-        result_value: |args, _| extreme(args, std::cmp::Ordering::Less),
+        result_value: |args, _, budget| extreme(args, std::cmp::Ordering::Less, budget),
     }
 }
 
@@ -72,17 +73,25 @@ pub fn max() -> Function {
         parameters: vec![],
         variadic: Some(Parameter::new("numbers", Type::Number).allow_dynamic()),
         result_type: number_result,
-        result_value: |args, _| extreme(args, std::cmp::Ordering::Greater),
+        result_value: |args, _, budget| extreme(args, std::cmp::Ordering::Greater, budget),
     }
 }
 
 /// The first number that no later one is further than in direction `wins`.
-fn extreme(args: &[Value], wins: std::cmp::Ordering) -> Result<Value, CallError> {
+/// Each comparison of large numbers is paid for from `budget` before it is
+/// made.
+fn extreme(args: &[Value], wins: std::cmp::Ordering, budget: &Budget) -> Result<Value, CallError> {
     let mut numbers = numbers(args);
     let first = numbers
         .next()
         .ok_or_else(|| CallError::new("at least one number is required"))?;
-    let best = numbers.fold(first, |best, n| if n.cmp(best) == wins { n } else { best });
+    let mut best = first;
+    for n in numbers {
+        budget.charge(Number::work_of(Work::Aligned, n, best))?;
+        if n.cmp(best) == wins {
+            best = n;
+        }
+    }
     Ok(Value::Number(best.clone()))
 }
 

@@ -7,10 +7,11 @@
 
 use super::definition::{Function, Parameter};
 use super::CallError;
+use crate::eval_context::{text_bytes, Budget};
 use crate::types::Type;
 use crate::value::Value;
 
-fn string_result(_: &[Value]) -> Result<Type, CallError> {
+fn string_result(_: &[Value], _: &Budget) -> Result<Type, CallError> {
     Ok(Type::String)
 }
 
@@ -33,7 +34,7 @@ pub fn upper() -> Function {
         parameters: vec![Parameter::new("str", Type::String).allow_dynamic()],
         variadic: None,
         result_type: string_result,
-        result_value: |args, _| {
+        result_value: |args, _, _| {
             Ok(Value::string_owned(map_chars(
                 text(&args[0]),
                 simple_uppercase,
@@ -55,7 +56,7 @@ pub fn lower() -> Function {
         parameters: vec![Parameter::new("str", Type::String).allow_dynamic()],
         variadic: None,
         result_type: string_result,
-        result_value: |args, _| {
+        result_value: |args, _, _| {
             Ok(Value::string_owned(map_chars(
                 text(&args[0]),
                 simple_lowercase,
@@ -125,7 +126,9 @@ pub fn join() -> Function {
     }
 }
 
-fn join_value(args: &[Value], _: &Type) -> Result<Value, CallError> {
+/// The text, whose length can be far beyond its arguments' (a long
+/// separator between many elements), is paid for before it is built.
+fn join_value(args: &[Value], _: &Type, budget: &Budget) -> Result<Value, CallError> {
     let (separator, lists) = args.split_first().expect("join has a separator");
     if lists.is_empty() {
         return Err(CallError::new("join needs at least one list"));
@@ -145,13 +148,42 @@ fn join_value(args: &[Value], _: &Type) -> Result<Value, CallError> {
             items.push(text(element));
         }
     }
-    Ok(Value::string_owned(items.join(text(separator))))
+    let separator = text(separator);
+    let separators = separator
+        .len()
+        .saturating_mul(items.len().saturating_sub(1));
+    let length = (items.iter().map(|item| item.len()).sum::<usize>()).saturating_add(separators);
+    budget.charge(text_bytes(length))?;
+    Ok(Value::string_owned(items.join(separator)))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::eval_context::Budget;
     use crate::functions::call;
+    use crate::functions::{call_function, Entry, FunctionTable};
+
+    #[test]
+    fn join_pays_for_its_text_before_building_it() {
+        // A 10,000-byte separator between 1,000 elements: 10 MB of text
+        // from 10 KB of arguments.
+        let table = FunctionTable::conformance();
+        let Some(Entry::Function(join)) = table.get("join") else {
+            panic!("join is a function")
+        };
+        let separator = Value::string(&"-".repeat(10_000));
+        let elements = Value::list(Type::String, vec![Value::string("a"); 1000]).unwrap();
+        let args = [separator, elements];
+        let budget = Budget::new(5_000_000);
+        assert!(call_function(join, &args, &budget).is_err());
+        assert!(budget.is_exceeded());
+        // Nothing was built: little was spent.
+        assert!(budget.spent() < 1_000_000, "{}", budget.spent());
+        let budget = Budget::new(u64::MAX);
+        call_function(join, &args, &budget).expect("join joins");
+        assert!(budget.spent() >= 999 * 10_000);
+    }
 
     fn list(items: &[&str]) -> Value {
         Value::list(

@@ -18,7 +18,7 @@ use super::with_nesting_limit;
 use crate::convert::convert;
 use crate::diagnostic::quoted;
 use crate::diagnostic::{Diagnostic, Phase, Pos, Range};
-use crate::eval_context::{EvalContext, EvalScope};
+use crate::eval_context::{sequence_bytes, text_bytes, tree_bytes, Budget, EvalContext, EvalScope};
 use crate::types::Type;
 use crate::value::{nfc, Value};
 use std::collections::BTreeMap;
@@ -45,11 +45,35 @@ pub fn eval_expression(source: &str, ctx: Option<&EvalContext>) -> Result<Value,
 /// The value of a node: in literal-only mode when `ctx` is `None`, in full
 /// expression mode in `ctx` otherwise. To be called on a stack large enough
 /// for its depth.
+///
+/// In full expression mode each node is paid for from the evaluation
+/// budget, as an expression evaluated and for the value it builds (a
+/// dynamic block evaluates its content once for each block it generates).
 pub(crate) fn eval_node(
     node: &Node,
     source: &str,
     ctx: Option<&EvalScope>,
 ) -> Result<Value, Vec<Diagnostic>> {
+    if let Some(ctx) = ctx {
+        let built = match &node.kind {
+            NodeKind::Object(properties) => {
+                let names: u64 = properties.iter().map(|p| text_bytes(p.name.len())).sum();
+                tree_bytes::<Value>(properties.len()) + names
+            }
+            NodeKind::Array(elements) => sequence_bytes::<Value>(elements.len()),
+            NodeKind::String(text) => text_bytes(text.len()),
+            NodeKind::Number(n) => n.heap_bytes(),
+            NodeKind::Bool(_) | NodeKind::Null => 0,
+        };
+        ctx.context()
+            .budget
+            .charge(Budget::EXPRESSION_BYTES + built)
+            .map_err(|exceeded| {
+                let mut diagnostic = exceeded.diagnostic(Phase::Eval);
+                diagnostic.range = Some(node.range);
+                vec![diagnostic]
+            })?;
+    }
     match &node.kind {
         NodeKind::Object(properties) => eval_object(properties, source, ctx),
         NodeKind::Array(elements) => eval_array(elements, source, ctx),
@@ -139,7 +163,10 @@ fn eval_property_name(
             "A property name must not evaluate to null.".into(),
         ));
     }
-    let converted = convert(&v, &Type::String).map_err(|e| {
+    // Literal-only mode has no budget: its names are the source's.
+    let own_budget = Budget::default();
+    let budget = ctx.map_or(&own_budget, |ctx| &ctx.context().budget);
+    let converted = convert(&v, &Type::String, budget).map_err(|e| {
         eval_error(
             range,
             "Invalid attribute name",

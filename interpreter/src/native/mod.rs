@@ -130,16 +130,19 @@ pub fn eval_expression(source: &str, ctx: &EvalContext) -> Result<Value, Diagnos
 ///
 /// Spec: hclsyntax-spec.md § Templates
 pub fn eval_template(source: &str, ctx: &EvalContext) -> Result<Value, Diagnostics> {
+    ctx.budget.allow_source(source.len());
     eval_template_in(source, &EvalScope::global(ctx))
 }
 
 /// Parses a template in template file mode, then evaluates it in `scope`:
 /// how an application that defines variables around an expression (the
 /// JSON syntax's strings in a dynamic block's content) evaluates a template.
+/// The template is part of a source already read, whose reading raised the
+/// evaluation budget (a JSON string of a file evaluated once for each
+/// block a dynamic block generates raises it once).
 ///
 /// Spec: hclsyntax-spec.md § Templates
 pub fn eval_template_in(source: &str, scope: &EvalScope) -> Result<Value, Diagnostics> {
-    scope.context().budget.allow_source(source.len());
     with_nesting_limit(
         source,
         StartMode::TemplateFile,

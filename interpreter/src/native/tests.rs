@@ -3,6 +3,7 @@
 //! value or a diagnostic, never in a panic or a stack overflow.
 
 use super::*;
+use crate::eval_context::{tree_bytes, Budget};
 use crate::number::Number;
 use crate::types::Type;
 
@@ -435,39 +436,80 @@ fn budget_exceeded(result: Result<impl std::fmt::Debug, Diagnostics>) -> bool {
 
 fn with_budget(limit: u64) -> EvalContext {
     EvalContext {
-        budget: crate::eval_context::Budget::new(limit),
+        budget: Budget::new(limit),
         ..context()
     }
 }
 
+/// The bytes an evaluation of `source` spends, with an unlimited budget.
+fn spent_by(source: &str, mut ctx: EvalContext) -> u64 {
+    ctx.budget = Budget::new(u64::MAX);
+    eval_expression(source, &ctx).expect("the expression evaluates");
+    ctx.budget.spent()
+}
+
 #[test]
 fn a_for_product_beyond_the_budget_ends_in_a_diagnostic() {
-    // 100 x 100 x 100 elements: a million values.
+    // 100 x 100 x 100 elements: a million values, and ten thousand tuples
+    // of a hundred.
     let l: String = format!("[{}]", vec!["1"; 100].join(","));
     let source = format!("[for a in {l}: [for b in {l}: [for c in {l}: 1]]]");
     assert!(budget_exceeded(eval_expression(
         &source,
-        &with_budget(100_000)
+        &with_budget(10_000_000)
     )));
     let shallow = format!("[for a in {l}: [for b in {l}: 1]]");
-    assert!(eval_expression(&shallow, &with_budget(100_000)).is_ok());
+    assert!(eval_expression(&shallow, &with_budget(10_000_000)).is_ok());
+}
+
+#[test]
+fn objects_are_paid_for_at_the_size_of_their_tree() {
+    // 10,000 one-attribute objects each take a node of eleven entries:
+    // their product costs far more than the same product of numbers.
+    let l: String = format!("[{}]", vec!["1"; 100].join(","));
+    let numbers = spent_by(&format!("[for a in {l}: [for b in {l}: b]]"), context());
+    let objects = spent_by(
+        &format!("[for a in {l}: [for b in {l}: {{x = b}}]]"),
+        context(),
+    );
+    let node = tree_bytes::<Value>(1);
+    assert!(node > 11 * 64, "{node}");
+    assert!(objects >= numbers + 10_000 * node, "{objects} vs {numbers}");
+}
+
+#[test]
+fn large_numbers_are_paid_for_by_their_digits() {
+    // Each sum holds 4,000 digits (about 1.7 KB): a hundred of them cost
+    // more than 160 KB, while the same sums of small numbers cost little.
+    let l: String = format!("[{}]", vec!["1"; 100].join(","));
+    let big = spent_by(&format!("[for a in {l}: 1e3999 + a]"), context());
+    let small = spent_by(&format!("[for a in {l}: 1000 + a]"), context());
+    assert!(big >= small + 100 * 1_600, "{big} vs {small}");
+    // A product of two large numbers pays for its work before it is done.
+    let ctx = with_budget(1_000_000);
+    let product = "[for a in [1, 2, 3]: (1e19999 + a) * (1e19999 + a)]";
+    assert!(budget_exceeded(eval_expression(product, &ctx)));
 }
 
 #[test]
 fn copies_of_large_values_are_paid_for() {
     // Each of the 100 iterations copies the 100,000-byte string: 10 MB
     // built from an expression of a few bytes.
-    let mut ctx = with_budget(100_000);
+    let mut ctx = with_budget(1_000_000);
     ctx.variables
         .insert("big".into(), Value::string(&"x".repeat(100_000)));
     let l: String = format!("[{}]", vec!["1"; 100].join(","));
     let tuple = format!("[for a in {l}: big]");
     assert!(budget_exceeded(eval_expression(&tuple, &ctx)));
     let template = format!("%{{for a in {l}}}${{big}}%{{endfor}}");
-    ctx.budget = crate::eval_context::Budget::new(100_000);
+    ctx.budget = Budget::new(1_000_000);
     assert!(budget_exceeded(eval_template(&template, &ctx)));
+    // Comparing it, as copying it, goes through its bytes.
+    let comparisons = format!("[for a in {l}: big == big]");
+    ctx.budget = Budget::new(1_000_000);
+    assert!(budget_exceeded(eval_expression(&comparisons, &ctx)));
     // One copy is within the budget.
-    ctx.budget = crate::eval_context::Budget::new(100_000);
+    ctx.budget = Budget::new(1_000_000);
     assert!(eval_expression("[big]", &ctx).is_ok());
 }
 
@@ -475,19 +517,24 @@ fn copies_of_large_values_are_paid_for() {
 fn the_attributes_of_a_file_share_one_budget() {
     let l: String = format!("[{}]", vec!["1"; 100].join(","));
     let one = format!("a = [for a in {l}: [for b in {l}: 1]]\n");
-    assert!(eval_config(&one, &with_budget(20_000)).is_ok());
+    let spent = spent_by(&format!("[for a in {l}: [for b in {l}: 1]]"), context());
+    assert!(eval_config(&one, &with_budget(spent + spent / 2)).is_ok());
     let three = one.replace("a =", "b =") + &one + &one.replace("a =", "c =");
-    assert!(budget_exceeded(eval_config(&three, &with_budget(20_000))));
+    assert!(budget_exceeded(eval_config(
+        &three,
+        &with_budget(spent + spent / 2)
+    )));
 }
 
 #[test]
 fn work_in_proportion_to_the_source_is_always_allowed() {
-    // 20,000 elements need more than a budget of 1,000 units, but the
-    // source's own length is added to the limit.
+    // 20,000 elements need more than a budget of 1,000 bytes, but the
+    // source's own length, times the allowance, is added to the limit.
     let source = format!("[{}]", vec!["[1]"; 20_000].join(","));
     let ctx = with_budget(1_000);
     assert!(eval_expression(&source, &ctx).is_ok());
-    assert!(ctx.budget.limit() >= source.len() as u64);
+    assert!(ctx.budget.limit() >= source.len() as u64 * Budget::SOURCE_ALLOWANCE);
+    assert!(ctx.budget.spent() > 1_000);
 }
 
 /// Runs `f` on a thread with a stack of `size` bytes.

@@ -25,6 +25,7 @@ use super::syntax::{read_type, Reading};
 use super::Mode;
 use crate::convert::convert;
 use crate::diagnostic::shown;
+use crate::eval_context::Budget;
 use crate::functions::{CallError, Entry, TypeConstraintFunction};
 use crate::static_analysis::{StaticError, StaticExpression};
 use crate::types::Type;
@@ -64,15 +65,16 @@ fn read_type_constraint(expression: &dyn StaticExpression) -> Result<Type, Vec<S
 /// the type constraint (spec.md § Type Conversions and Unification, unsafe
 /// conversions allowed; the dynamic parts of the constraint take the
 /// value's types), so `convert("true", bool)` is `true`; a value with no
-/// conversion is an error of the `value` argument.
+/// conversion is an error of the `value` argument. The conversion is paid
+/// for from `budget` as it is made.
 ///
 /// Spec: ext-typeexpr-README.md § The "convert" `cty` Function;
 /// spec.md § Functions and Function Calls
-pub fn call_convert(v: &Value, ty: &Type) -> Result<Value, CallError> {
+pub fn call_convert(v: &Value, ty: &Type, budget: &Budget) -> Result<Value, CallError> {
     // An unknown value converts to the unknown value of the resolved type,
     // which is what the unknown rule gives: "the _result value_ is forced
     // to be an unknown value of the result type".
-    convert(v, ty)
+    convert(v, ty, budget)
         .map(|converted| converted.value)
         .map_err(|diagnostic| {
             CallError::at(

@@ -7,6 +7,7 @@
 //! it cannot read. It never stops serving because of what a request holds.
 
 use clap::{CommandFactory, FromArgMatches, Parser};
+use hcl_conformance::decoding::{json_within, with_request_budget, within_request_budget};
 use hcl_conformance::envelope::{check_hello, duplicate_member, json_kind};
 use hcl_conformance::kinds::{Body, Keyword, Kind};
 use hcl_conformance::reference;
@@ -15,7 +16,7 @@ use hcl_conformance::wire::{
     Outcome, PROTOCOL_VERSION,
 };
 use hcl_interpreter::diagnostic::shown;
-use hcl_interpreter::eval_context::Budget;
+use hcl_interpreter::eval_context::{text_bytes, Budget, BudgetExceeded};
 use hcl_interpreter::large_stack::{self, Failure};
 use hcl_interpreter::{native, Diagnostic, Phase, Type, Value};
 use serde::Deserialize;
@@ -32,8 +33,10 @@ struct Options {
     /// Answer one request, then exit
     #[arg(long)]
     one_shot: bool,
-    /// The evaluation budget of each request, in units of work (runner/PROTOCOL.md § Limits)
-    #[arg(long, value_name = "UNITS", default_value_t = Budget::DEFAULT_LIMIT)]
+    /// The evaluation budget of each request, in bytes: the memory that reading the request and
+    /// evaluating, converting or unifying build, and the work they do, counted as bytes
+    /// (runner/PROTOCOL.md § Limits)
+    #[arg(long, value_name = "BYTES", default_value_t = Budget::DEFAULT_LIMIT)]
     budget: u64,
 }
 
@@ -111,10 +114,15 @@ const ANSWER_BYTES_PER_LEVEL: usize = 4 << 10;
 
 /// What answering a request gives: an answer line already written (to
 /// `hello`, or to a request that cannot be read), or the outcome of a case
-/// request, to be encoded.
+/// request, to be encoded within what is left of its budget.
 enum Answer {
     Line(String),
-    Outcome(String, Outcome),
+    Outcome {
+        id: String,
+        outcome: Outcome,
+        budget: Budget,
+        kind: Option<String>,
+    },
 }
 
 /// The answer line to one request line.
@@ -145,17 +153,25 @@ fn respond(line: &[u8], options: &Options) -> String {
             "the request nests deeper than {MAX_REQUEST_DEPTH} levels"
         ));
     }
+    // Reading the request, as what is done with it, is paid for from the
+    // request's evaluation budget.
+    let budget = Budget::new(options.budget);
     let answered = large_stack::run_levels(scanned.depth, native::BYTES_PER_LEVEL, || {
-        read_and_answer(text, id, options)
+        read_and_answer(text, id, budget)
     });
-    let (answer_id, outcome) = match answered {
+    let (answer_id, outcome, budget, kind) = match answered {
         Ok(Answer::Line(line)) => return line,
-        Ok(Answer::Outcome(answer_id, outcome)) => (answer_id, outcome),
+        Ok(Answer::Outcome {
+            id,
+            outcome,
+            budget,
+            kind,
+        }) => (id, outcome, budget, kind),
         Err(failure) => return answer_line(id, &failed(failure, "the request", scanned.depth)),
     };
     let levels = answer_levels(&outcome);
     let encoded = large_stack::run_levels(levels, ANSWER_BYTES_PER_LEVEL, || {
-        answer_line(Some(&answer_id), &outcome)
+        answer_within(&answer_id, &outcome, budget, kind.as_deref())
     });
     dismantle(outcome);
     encoded.unwrap_or_else(|failure| {
@@ -187,17 +203,20 @@ fn failed(failure: Failure, what: &str, levels: usize) -> Outcome {
 }
 
 /// Reads a request line that is UTF-8 text (`id`, the id a scan found in
-/// it) and answers it.
-fn read_and_answer(text: &str, id: Option<&str>, options: &Options) -> Answer {
+/// it) and answers it, within `budget`.
+fn read_and_answer(text: &str, id: Option<&str>, budget: Budget) -> Answer {
     let mut deserializer = serde_json::Deserializer::from_str(text);
     // The depth is bounded above, and the work runs on a stack that holds
     // it.
     deserializer.disable_recursion_limit();
-    let request = match Json::deserialize(&mut deserializer).and_then(|request| {
+    let request = match json_within(&mut deserializer, &budget).and_then(|request| {
         deserializer.end()?;
         Ok(request)
     }) {
         Ok(request) => request,
+        Err(_) if budget.is_exceeded() => {
+            return Answer::Line(answer_line(id, &out_of_budget(&budget, None)))
+        }
         Err(e) => {
             let why = format!("the request is not JSON: {e}");
             return Answer::Line(answer_line(id, &Outcome::Malformed(why)));
@@ -212,7 +231,7 @@ fn read_and_answer(text: &str, id: Option<&str>, options: &Options) -> Answer {
         };
         return Answer::Line(answer_line(id, &Outcome::Malformed(duplicate.to_string())));
     }
-    answer_request(&request, options)
+    answer_request(request, budget)
 }
 
 /// How deep an answer's outcome nests: a value's levels (its type's
@@ -290,14 +309,30 @@ fn dismantle(outcome: Outcome) {
     }
 }
 
-/// The answer to a request that is JSON.
-fn answer_request(request: &Json, options: &Options) -> Answer {
-    let Some(members) = request.as_object() else {
-        let why = format!("a request is a JSON object, not {}", json_kind(request));
+/// The error answer of a request whose reading ran out of its budget: in
+/// the phase of the request's work (`conversion` for `convert`,
+/// `unification` for `unify`, else `eval`).
+fn out_of_budget(budget: &Budget, kind: Option<&str>) -> Outcome {
+    let phase = match kind {
+        Some("convert") => Phase::Conversion,
+        Some("unify") => Phase::Unification,
+        _ => Phase::Eval,
+    };
+    let exceeded = BudgetExceeded {
+        limit: budget.limit(),
+    };
+    Outcome::Error(ErrorAnswer::from_diagnostics(&[exceeded.diagnostic(phase)]))
+}
+
+/// The answer to a request that is JSON, read and answered within
+/// `budget`.
+fn answer_request(request: Json, budget: Budget) -> Answer {
+    let Json::Object(members) = request else {
+        let why = format!("a request is a JSON object, not {}", json_kind(&request));
         return Answer::Line(answer_line(None, &Outcome::Malformed(why)));
     };
     let id = match members.get("id") {
-        Some(Json::String(id)) => id.as_str(),
+        Some(Json::String(id)) => id.clone(),
         Some(other) => {
             let why = format!("`id` must be a string, not {}", json_kind(other));
             return Answer::Line(answer_line(None, &Outcome::Malformed(why)));
@@ -307,18 +342,75 @@ fn answer_request(request: &Json, options: &Options) -> Answer {
             return Answer::Line(answer_line(None, &Outcome::Malformed(why)));
         }
     };
-    if members.get("kind").and_then(Json::as_str) == Some("hello") {
-        if let Err(why) = check_hello(members) {
-            return Answer::Line(answer_line(Some(id), &Outcome::Malformed(why)));
+    let kind = members
+        .get("kind")
+        .and_then(Json::as_str)
+        .map(str::to_owned);
+    if kind.as_deref() == Some("hello") {
+        if let Err(why) = check_hello(&members) {
+            return Answer::Line(answer_line(Some(&id), &Outcome::Malformed(why)));
         }
-        return Answer::Line(hello(id, request));
+        return Answer::Line(hello(&id, &Json::Object(members)));
     }
-    let outcome = match read_request(members) {
-        Ok(Ok(input)) => reference::run_with_budget(&input, options.budget),
-        Ok(Err(unknown_kind)) => Outcome::Unsupported(unknown_kind),
-        Err(why) => Outcome::Malformed(why),
+    let (read, budget) = within_request_budget(budget, || read_request(members));
+    let (outcome, budget) = match read {
+        Ok(Ok(input)) => reference::run_within(input, budget),
+        Ok(Err(unknown_kind)) => (Outcome::Unsupported(unknown_kind), budget),
+        Err(_) if budget.is_exceeded() => (out_of_budget(&budget, kind.as_deref()), budget),
+        Err(why) => (Outcome::Malformed(why), budget),
     };
-    Answer::Outcome(id.to_string(), outcome)
+    Answer::Outcome {
+        id,
+        outcome,
+        budget,
+        kind,
+    }
+}
+
+/// The answer line of a request of kind `kind`, written within what is
+/// left of its budget: the answer's text, and the work of writing its
+/// large numbers, are paid for from it (an answer can be several times the
+/// memory of its value: a string of control characters takes six bytes a
+/// character). An answer beyond the budget is the budget's error.
+fn answer_within(id: &str, outcome: &Outcome, budget: Budget, kind: Option<&str>) -> String {
+    let line = AnswerLine {
+        id: Some(id),
+        outcome,
+    };
+    let (written, budget) = within_request_budget(budget, || {
+        let mut text = ChargedText(Vec::new());
+        serde_json::to_writer(&mut text, &line).map(|()| text.0)
+    });
+    match written {
+        Ok(text) => String::from_utf8(text).unwrap_or_default(),
+        Err(_) if budget.is_exceeded() => answer_line(Some(id), &out_of_budget(&budget, kind)),
+        Err(_) => answer_line(Some(id), outcome),
+    }
+}
+
+/// The text of an answer, its room paid for from the request's budget
+/// before it grows.
+struct ChargedText(Vec<u8>);
+
+impl Write for ChargedText {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        let needed = self.0.len().saturating_add(bytes.len());
+        if needed > self.0.capacity() {
+            let grown = needed.max(self.0.capacity().saturating_mul(2)).max(4096);
+            with_request_budget(|budget| match budget {
+                Some(budget) => budget.charge(text_bytes(grown)),
+                None => Ok(()),
+            })
+            .map_err(|exceeded| std::io::Error::other(exceeded.detail()))?;
+            self.0.reserve_exact(grown - self.0.len());
+        }
+        self.0.extend_from_slice(bytes);
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
 }
 
 /// The answer to `hello`: the implementation's name, version and

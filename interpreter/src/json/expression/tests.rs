@@ -322,3 +322,23 @@ fn templates_call_namespaced_functions() {
     assert_eq!(error(r#""${core::}""#, true), eval_error("1:10-1:11"));
     assert_eq!(error(r#""${core::upper}""#, true), eval_error("1:15-1:16"));
 }
+
+#[test]
+fn full_expression_mode_pays_for_each_node_and_its_strings_once() {
+    // An array of 1,000 objects: 1,000 trees, 2,001 nodes evaluated.
+    let source = format!("[{}]", vec![r#"{"a": "${1}"}"#; 1000].join(","));
+    let ctx = context();
+    let before = ctx.budget.limit();
+    eval_expression(&source, Some(&ctx)).expect("the array evaluates");
+    let nodes = 2_001 * crate::eval_context::Budget::EXPRESSION_BYTES;
+    let trees = 1_000 * crate::eval_context::tree_bytes::<Value>(1);
+    assert!(
+        ctx.budget.spent() >= nodes + trees,
+        "{}",
+        ctx.budget.spent()
+    );
+    // The strings' templates are part of the source, whose reading raised
+    // the limit once.
+    let allowance = source.len() as u64 * crate::eval_context::Budget::SOURCE_ALLOWANCE;
+    assert_eq!(ctx.budget.limit(), before + allowance);
+}

@@ -7,6 +7,7 @@
 
 use super::{dynamic_value, eval, Evaluated, Scope};
 use crate::convert::convert;
+use crate::eval_context::{sequence_bytes, text_bytes, tree_bytes};
 use crate::native::ast::{Expression, ExpressionKind, Object, ObjectKey, Tuple};
 use crate::native::static_analysis::constant_index_key;
 use crate::native::Problem;
@@ -16,12 +17,15 @@ use crate::value::{nfc, Value};
 use std::borrow::Cow;
 use std::collections::BTreeMap;
 
-/// A tuple constructor: a tuple of the elements' values, in order.
+/// A tuple constructor: a tuple of the elements' values, in order. The
+/// tuple is paid for from the evaluation budget, as its elements are.
 ///
 /// Spec: hclsyntax-spec.md § Collection Values
 #[inline(never)] // see `eval`
 pub(super) fn eval_tuple<'a>(tuple: Tuple<'a>, scope: &Scope<'a>) -> Evaluated<'a> {
-    let mut elements = Vec::with_capacity(tuple.elements.len());
+    let length = tuple.elements.len();
+    scope.charge(sequence_bytes::<Value>(length), tuple.span)?;
+    let mut elements = Vec::with_capacity(length);
     for element in tuple.elements {
         let v = eval(element, scope)?;
         elements.push(scope.owned(v, element.span())?);
@@ -47,14 +51,21 @@ pub(super) fn eval_tuple<'a>(tuple: Tuple<'a>, scope: &Scope<'a>) -> Evaluated<'
 ///   hashicorp/hcl's behavior).
 ///   SPEC-GAP(spec-notes/gaps/expr-object-duplicate-keys.md)
 ///
+/// The object's tree and names are paid for from the evaluation budget,
+/// as its values are.
+///
 /// Spec: hclsyntax-spec.md § Collection Values
 #[inline(never)] // see `eval`
 pub(super) fn eval_object<'a>(object: Object<'a>, scope: &Scope<'a>) -> Evaluated<'a> {
+    scope.charge(tree_bytes::<Value>(object.items.len()), object.span)?;
     let mut attributes: BTreeMap<String, Value> = BTreeMap::new();
     let mut unknown = false;
     for item in object.items {
         let name = match item.key {
-            ObjectKey::Name { name, .. } => Some(nfc(name)),
+            ObjectKey::Name { name, span } => {
+                scope.charge(text_bytes(name.len()), span)?;
+                Some(nfc(name))
+            }
             ObjectKey::Expression(key) => {
                 if is_bare_reference(key) {
                     return Err(Problem::new(
@@ -65,7 +76,7 @@ pub(super) fn eval_object<'a>(object: Object<'a>, scope: &Scope<'a>) -> Evaluate
                     ));
                 }
                 let key_value = eval(key, scope)?;
-                attribute_name(&key_value, key.span())?
+                attribute_name(&key_value, key.span(), scope)?
             }
         };
         let value = eval(item.value, scope)?;
@@ -108,24 +119,34 @@ fn is_bare_reference(key: Expression<'_>) -> bool {
     }
 }
 
-/// The attribute name a key value gives: the value converted to a string;
-/// `None` when it is unknown. Shared with object `for` expressions.
+/// The attribute name a key value gives: the value converted to a string
+/// (a string copied), paid for from the evaluation budget; `None` when it
+/// is unknown. Shared with object `for` expressions.
 /// SPEC-GAP(spec-notes/gaps/for-object-keys.md)
-pub(super) fn attribute_name(key: &Value, span: Span) -> Result<Option<String>, Problem> {
+pub(super) fn attribute_name(
+    key: &Value,
+    span: Span,
+    scope: &Scope<'_>,
+) -> Result<Option<String>, Problem> {
     match key {
         Value::Null(_) => Err(Problem::new(
             span,
             "Null value as key",
             "A null value cannot be used as an attribute name.",
         )),
-        Value::String(name) => Ok(Some(name.clone())),
-        _ => match convert(key, &Type::String) {
+        Value::String(name) => {
+            scope.charge(text_bytes(name.len()), span)?;
+            Ok(Some(name.clone()))
+        }
+        _ => match convert(key, &Type::String, scope.budget()) {
             Ok(converted) => Ok(converted.value.into_string().ok()),
-            Err(error) => Err(Problem::new(
-                span,
-                "Incorrect key type",
-                format!("This value cannot be an attribute name: {}.", error.summary),
-            )),
+            Err(error) => Err(scope.failure(span, || {
+                Problem::new(
+                    span,
+                    "Incorrect key type",
+                    format!("This value cannot be an attribute name: {}.", error.summary),
+                )
+            })),
         },
     }
 }

@@ -7,6 +7,7 @@ use super::collection::attribute_name;
 use super::operators::predicate;
 use super::{dynamic_value, eval, Evaluated, Scope};
 use crate::diagnostic::quoted;
+use crate::eval_context::{sequence_bytes, text_bytes, tree_bytes};
 use crate::native::ast::ForExpr;
 use crate::native::Problem;
 use crate::number::Number;
@@ -38,8 +39,9 @@ pub(super) type Elements<'v> = Vec<(Cow<'v, Value>, &'v Value)>;
 /// lexicographic order (SPEC-GAP(spec-notes/gaps/for-key-order.md)); sets
 /// keep their canonical order. A null collection is an error, as is any
 /// other type; an unknown collection of an iterable type (or of the dynamic
-/// pseudo-type) has no elements to visit yet. The keys made for a map or
-/// an object are paid for from the evaluation budget.
+/// pseudo-type) has no elements to visit yet. The list of elements, and
+/// the keys made for a map or an object, are paid for from the evaluation
+/// budget: each visit costs something, even of a body that builds nothing.
 ///
 /// Spec: hclsyntax-spec.md § For Expressions
 pub(super) fn elements<'v>(
@@ -49,6 +51,12 @@ pub(super) fn elements<'v>(
 ) -> Result<Option<Elements<'v>>, Problem> {
     let index = |i: usize| Cow::Owned(Value::Number(Number::from_i64(i as i64)));
     let name = |k: &String| Cow::Owned(Value::String(k.clone()));
+    let length = match collection {
+        Value::List(_, items) | Value::Tuple(items) | Value::Set(_, items) => items.len(),
+        Value::Map(_, entries) | Value::Object(entries) => entries.len(),
+        _ => 0,
+    };
+    scope.charge(sequence_bytes::<(Cow<'v, Value>, &'v Value)>(length), span)?;
     Ok(Some(match collection {
         Value::List(_, items) | Value::Tuple(items) => items
             .iter()
@@ -58,7 +66,7 @@ pub(super) fn elements<'v>(
         Value::Map(_, entries) | Value::Object(entries) => {
             let mut keys = Vec::with_capacity(entries.len());
             for (k, v) in entries {
-                scope.charge_text(k.len(), span)?;
+                scope.charge(text_bytes(k.len()), span)?;
                 keys.push((name(k), v));
             }
             keys
@@ -118,6 +126,10 @@ pub(super) fn elements<'v>(
 ///   SPEC-GAP(spec-notes/gaps/for-unknown-results.md) Every element is
 ///   still evaluated, so that errors are reported.
 ///
+/// The result is paid for from the evaluation budget as it grows: the
+/// tuple's room, the object's tree and the groups' tuples, as its elements
+/// and names are.
+///
 /// Spec: hclsyntax-spec.md § For Expressions
 #[inline(never)] // see `eval`
 pub(super) fn eval_for_expr<'a>(for_expr: ForExpr<'a>, scope: &Scope<'a>) -> Evaluated<'a> {
@@ -127,6 +139,15 @@ pub(super) fn eval_for_expr<'a>(for_expr: ForExpr<'a>, scope: &Scope<'a>) -> Eva
     };
     let mut unknown = false;
     let mut tuple = Vec::new();
+    // Without a condition every element gives one: the tuple's room is
+    // known.
+    if for_expr.key.is_none() && for_expr.condition.is_none() {
+        scope.charge(sequence_bytes::<Value>(elements.len()), for_expr.span)?;
+        tuple.reserve_exact(elements.len());
+    }
+    // The room one more entry of a map takes.
+    let entry_bytes =
+        |entries: usize| tree_bytes::<Value>(entries + 1) - tree_bytes::<Value>(entries);
     let mut object: BTreeMap<String, Value> = BTreeMap::new();
     let mut groups: BTreeMap<String, Vec<Value>> = BTreeMap::new();
     for (key, value) in &elements {
@@ -136,7 +157,7 @@ pub(super) fn eval_for_expr<'a>(for_expr: ForExpr<'a>, scope: &Scope<'a>) -> Eva
         );
         if let Some(condition) = for_expr.condition {
             let included = eval(condition, &child)?;
-            match predicate(&included, condition.span(), "'for' condition")? {
+            match predicate(&included, condition.span(), "'for' condition", &child)? {
                 Some(true) => {}
                 Some(false) => continue,
                 None => {
@@ -149,11 +170,11 @@ pub(super) fn eval_for_expr<'a>(for_expr: ForExpr<'a>, scope: &Scope<'a>) -> Eva
             let element = eval(for_expr.value, &child)?;
             let element = child.owned(element, for_expr.value.span())?;
             unknown |= element.is_unknown();
-            tuple.push(element);
+            scope.push(&mut tuple, element, for_expr.value.span())?;
             continue;
         };
         let key_value = eval(key_expression, &child)?;
-        let name = attribute_name(&key_value, key_expression.span())?;
+        let name = attribute_name(&key_value, key_expression.span(), scope)?;
         let element = eval(for_expr.value, &child)?;
         let element = child.owned(element, for_expr.value.span())?;
         unknown |= element.is_unknown();
@@ -162,11 +183,21 @@ pub(super) fn eval_for_expr<'a>(for_expr: ForExpr<'a>, scope: &Scope<'a>) -> Eva
             continue;
         };
         if for_expr.grouping {
-            groups.entry(name).or_default().push(element);
+            let entries = groups.len();
+            let group = match groups.entry(name) {
+                Entry::Occupied(group) => group.into_mut(),
+                Entry::Vacant(vacant) => {
+                    scope.charge(entry_bytes(entries), key_expression.span())?;
+                    vacant.insert(Vec::new())
+                }
+            };
+            scope.push(group, element, for_expr.value.span())?;
             continue;
         }
+        let entries = object.len();
         match object.entry(name) {
             Entry::Vacant(vacant) => {
+                scope.charge(entry_bytes(entries), key_expression.span())?;
                 vacant.insert(element);
             }
             Entry::Occupied(occupied) => {
@@ -186,6 +217,8 @@ pub(super) fn eval_for_expr<'a>(for_expr: ForExpr<'a>, scope: &Scope<'a>) -> Eva
     } else if for_expr.key.is_none() {
         Value::Tuple(tuple)
     } else if for_expr.grouping {
+        // The groups' tuples go into a tree of their own.
+        scope.charge(tree_bytes::<Value>(groups.len()), for_expr.span)?;
         Value::Object(
             groups
                 .into_iter()

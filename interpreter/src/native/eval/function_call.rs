@@ -15,6 +15,7 @@
 use super::{dynamic_value, eval, Evaluated, Scope};
 use crate::diagnostic::quoted;
 use crate::diagnostic::Diagnostic;
+use crate::eval_context::sequence_bytes;
 use crate::functions::{
     call_function_owned, Entry, Function, FunctionTable, TypeConstraintFunction,
     NAMESPACE_SEPARATOR,
@@ -91,9 +92,14 @@ fn unknown_function(table: &FunctionTable, call: FunctionCall) -> Problem {
 ///   value, while an unknown value of any other type is an error as its
 ///   known values are. SPEC-GAP(spec-notes/gaps/expr-argument-expansion.md)
 ///
+/// The arguments (copies of the values they borrow included) and what the
+/// call does and returns are paid for from the evaluation budget; a call
+/// that stops on it fails with the budget's error.
+///
 /// Spec: hclsyntax-spec.md § Functions and Function Calls
 fn eval_call<'a>(function: &Function, call: FunctionCall<'a>, scope: &Scope<'a>) -> Evaluated<'a> {
     let call_arguments = call.arguments;
+    scope.charge(sequence_bytes::<Value>(call_arguments.len()), call.span)?;
     let mut arguments = Vec::with_capacity(call_arguments.len());
     for argument in call_arguments {
         let v = eval(argument, scope)?;
@@ -119,6 +125,7 @@ fn eval_call<'a>(function: &Function, call: FunctionCall<'a>, scope: &Scope<'a>)
         };
         let expanded = match expanded.into_elements() {
             Ok(elements) => {
+                scope.charge(sequence_bytes::<Value>(elements.len()), expression.span())?;
                 arguments.extend(elements);
                 None
             }
@@ -146,7 +153,7 @@ fn eval_call<'a>(function: &Function, call: FunctionCall<'a>, scope: &Scope<'a>)
         }
     }
     let argument_count = arguments.len();
-    call_function_owned(function, arguments)
+    call_function_owned(function, arguments, scope.budget())
         .map(Cow::Owned)
         .map_err(|error| {
             // A function blames one of the arguments it was given: one
@@ -164,14 +171,16 @@ fn eval_call<'a>(function: &Function, call: FunctionCall<'a>, scope: &Scope<'a>)
                 None if argument_count < function.parameters.len() => call.close_paren_span,
                 None => call.open_span,
             };
-            Problem::new(
-                span,
-                "Invalid function call",
-                format!(
-                    "Call to function {:?} failed: {}.",
-                    call.name, error.message
-                ),
-            )
+            scope.failure(call.span, || {
+                Problem::new(
+                    span,
+                    "Invalid function call",
+                    format!(
+                        "Call to function {:?} failed: {}.",
+                        call.name, error.message
+                    ),
+                )
+            })
         })
 }
 
@@ -239,14 +248,18 @@ fn eval_type_constraint_call<'a>(
             "This is no type constraint.",
         ),
     })?;
-    (function.call)(&v, &ty).map(Cow::Owned).map_err(|error| {
-        Problem::new(
-            value.start_span(),
-            "Invalid function argument",
-            format!(
-                "Invalid value for the \"value\" parameter of {name}: {}.",
-                error.message
-            ),
-        )
-    })
+    (function.call)(&v, &ty, scope.budget())
+        .map(Cow::Owned)
+        .map_err(|error| {
+            scope.failure(call.span, || {
+                Problem::new(
+                    value.start_span(),
+                    "Invalid function argument",
+                    format!(
+                        "Invalid value for the \"value\" parameter of {name}: {}.",
+                        error.message
+                    ),
+                )
+            })
+        })
 }

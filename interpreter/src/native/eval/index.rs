@@ -20,7 +20,7 @@ use std::collections::BTreeMap;
 pub(super) fn eval_index<'a>(index: Index<'a>, scope: &Scope<'a>) -> Evaluated<'a> {
     let collection = eval(index.collection, scope)?;
     let key = eval(index.key, scope)?;
-    index_value(collection, &key, index.operator_span)
+    index_value(collection, &key, index.operator_span, scope)
 }
 
 /// Evaluates `object.name`.
@@ -29,7 +29,7 @@ pub(super) fn eval_index<'a>(index: Index<'a>, scope: &Scope<'a>) -> Evaluated<'
 #[inline(never)] // see `eval`
 pub(super) fn eval_get_attr<'a>(get_attr: GetAttr<'a>, scope: &Scope<'a>) -> Evaluated<'a> {
     let object = eval(get_attr.object, scope)?;
-    attribute(object, get_attr.name, get_attr.operator_span)
+    attribute(object, get_attr.name, get_attr.operator_span, scope)
 }
 
 /// The element at `index` of a list or tuple: borrowed when the collection
@@ -101,13 +101,16 @@ fn lookup<'m, T>(entries: &'m BTreeMap<String, T>, name: &str) -> Option<&'m T> 
 ///   suitable return type."
 ///   SPEC-GAP(spec-notes/gaps/expr-index-unknown-result-type.md)
 ///
-/// A null collection or a null key is an error.
+/// A null collection or a null key is an error. The conversion of the key
+/// and the types of an unknown result are paid for from the evaluation
+/// budget.
 ///
 /// Spec: hclsyntax-spec.md § Index Operator
 pub(super) fn index_value<'a>(
     collection: Cow<'a, Value>,
     key: &Value,
     span: Span,
+    scope: &Scope<'_>,
 ) -> Evaluated<'a> {
     let invalid = |detail: String| Problem::new(span, "Invalid index", detail);
     if collection.is_null() {
@@ -122,19 +125,22 @@ pub(super) fn index_value<'a>(
             "A null value cannot be used as an index key.".into(),
         ));
     }
-    let unknown = |ty: Type| Ok(Cow::Owned(Value::Unknown(ty)));
+    let unknown = |ty: Type| {
+        scope.charge_type(&ty, span)?;
+        Ok(Cow::Owned(Value::Unknown(ty)))
+    };
     match &*collection {
         Value::Unknown(Type::Dynamic) => Ok(Cow::Owned(dynamic_value())),
         Value::List(..) | Value::Tuple(..) | Value::Unknown(Type::List(_) | Type::Tuple(_)) => {
-            let index = sequence_index(key, span)?;
+            let index = sequence_index(key, span, scope)?;
             match (&*collection, index) {
                 (Value::List(ty, _), None) => unknown(ty.clone()),
                 (Value::Unknown(Type::List(ty)), _) => unknown((**ty).clone()),
                 (Value::Tuple(elements), None) => {
-                    unknown(common_type(elements.iter().map(Value::ty)))
+                    unknown(common_type(elements.iter().map(Value::ty), span, scope)?)
                 }
                 (Value::Unknown(Type::Tuple(types)), None) => {
-                    unknown(common_type(types.iter().cloned()))
+                    unknown(common_type(types.iter().cloned(), span, scope)?)
                 }
                 (Value::Unknown(Type::Tuple(types)), Some(i)) => match types.get(i) {
                     Some(ty) => unknown(ty.clone()),
@@ -151,15 +157,17 @@ pub(super) fn index_value<'a>(
             }
         }
         Value::Map(..) | Value::Object(..) | Value::Unknown(Type::Map(_) | Type::Object(_)) => {
-            let name = mapping_key(key, span)?;
+            let name = mapping_key(key, span, scope)?;
             match (&*collection, name) {
                 (Value::Map(ty, _), None) => unknown(ty.clone()),
                 (Value::Unknown(Type::Map(ty)), _) => unknown((**ty).clone()),
-                (Value::Object(attributes), None) => {
-                    unknown(common_type(attributes.values().map(Value::ty)))
-                }
+                (Value::Object(attributes), None) => unknown(common_type(
+                    attributes.values().map(Value::ty),
+                    span,
+                    scope,
+                )?),
                 (Value::Unknown(Type::Object(types)), None) => {
-                    unknown(common_type(types.values().cloned()))
+                    unknown(common_type(types.values().cloned(), span, scope)?)
                 }
                 (Value::Unknown(Type::Object(types)), Some(name)) => match lookup(types, &name) {
                     Some(ty) => unknown(ty.clone()),
@@ -178,27 +186,37 @@ pub(super) fn index_value<'a>(
 
 /// The type every element has, or the dynamic pseudo-type when they
 /// differ (or there are none): "a value of the dynamic pseudo-type if type
-/// information alone cannot determine a suitable return type".
-fn common_type(mut types: impl Iterator<Item = Type>) -> Type {
+/// information alone cannot determine a suitable return type". Each type
+/// computed is paid for from the evaluation budget.
+fn common_type(
+    mut types: impl Iterator<Item = Type>,
+    span: Span,
+    scope: &Scope<'_>,
+) -> Result<Type, Problem> {
     let Some(first) = types.next() else {
-        return Type::Dynamic;
+        return Ok(Type::Dynamic);
     };
-    if types.all(|ty| ty == first) {
-        first
-    } else {
-        Type::Dynamic
+    scope.charge_type(&first, span)?;
+    for ty in types {
+        scope.charge_type(&ty, span)?;
+        if ty != first {
+            return Ok(Type::Dynamic);
+        }
     }
+    Ok(first)
 }
 
 /// The key of a tuple or list converted to a non-negative integer; `None`
 /// when it is unknown.
-fn sequence_index(key: &Value, span: Span) -> Result<Option<usize>, Problem> {
+fn sequence_index(key: &Value, span: Span, scope: &Scope<'_>) -> Result<Option<usize>, Problem> {
     let invalid = |detail: String| Problem::new(span, "Invalid index", detail);
-    let converted = convert(key, &Type::Number).map_err(|e| {
-        invalid(format!(
-            "A tuple or list is indexed by a number: {}.",
-            e.summary
-        ))
+    let converted = convert(key, &Type::Number, scope.budget()).map_err(|e| {
+        scope.failure(span, || {
+            invalid(format!(
+                "A tuple or list is indexed by a number: {}.",
+                e.summary
+            ))
+        })
     })?;
     match &converted.value {
         Value::Number(n) => {
@@ -224,16 +242,18 @@ fn sequence_index(key: &Value, span: Span) -> Result<Option<usize>, Problem> {
 
 /// The key of a map or object converted to a string; `None` when it is
 /// unknown.
-fn mapping_key(key: &Value, span: Span) -> Result<Option<String>, Problem> {
+fn mapping_key(key: &Value, span: Span, scope: &Scope<'_>) -> Result<Option<String>, Problem> {
     match key {
         Value::String(name) => Ok(Some(name.clone())),
-        _ => match convert(key, &Type::String) {
+        _ => match convert(key, &Type::String, scope.budget()) {
             Ok(converted) => Ok(converted.value.into_string().ok()),
-            Err(e) => Err(Problem::new(
-                span,
-                "Invalid index",
-                format!("A map or object is indexed by a string: {}.", e.summary),
-            )),
+            Err(e) => Err(scope.failure(span, || {
+                Problem::new(
+                    span,
+                    "Invalid index",
+                    format!("A map or object is indexed by a string: {}.", e.summary),
+                )
+            })),
         },
     }
 }
@@ -272,7 +292,12 @@ fn missing_key(span: Span, name: &str) -> Problem {
 /// A null object is an error.
 ///
 /// Spec: hclsyntax-spec.md § Attribute Access Operator
-pub(super) fn attribute<'a>(object: Cow<'a, Value>, name: &str, span: Span) -> Evaluated<'a> {
+pub(super) fn attribute<'a>(
+    object: Cow<'a, Value>,
+    name: &str,
+    span: Span,
+    scope: &Scope<'_>,
+) -> Evaluated<'a> {
     let unsupported = |detail: String| Problem::new(span, "Unsupported attribute", detail);
     let missing = || {
         unsupported(format!(
@@ -288,12 +313,14 @@ pub(super) fn attribute<'a>(object: Cow<'a, Value>, name: &str, span: Span) -> E
         )),
         Value::Unknown(Type::Dynamic) => Ok(Cow::Owned(dynamic_value())),
         Value::Object(_) => entry(object, name).ok_or_else(missing),
-        Value::Unknown(Type::Object(types)) => lookup(types, name)
-            .map(|ty| Cow::Owned(Value::Unknown(ty.clone())))
-            .ok_or_else(missing),
+        Value::Unknown(Type::Object(types)) => {
+            let ty = lookup(types, name).ok_or_else(missing)?;
+            scope.charge_type(ty, span)?;
+            Ok(Cow::Owned(Value::Unknown(ty.clone())))
+        }
         // SPEC-GAP(spec-notes/gaps/expr-attribute-access-on-maps.md)
         Value::Map(..) | Value::Unknown(Type::Map(_)) => {
-            index_value(object, &Value::string(name), span)
+            index_value(object, &Value::string(name), span, scope)
         }
         other => Err(unsupported(format!(
             "A value of type {} does not have any attributes.",

@@ -34,8 +34,9 @@ use super::ast::{Expression, ExpressionKind, Template};
 use super::Problem;
 use crate::diagnostic::quoted;
 use crate::diagnostic::Diagnostic;
-use crate::eval_context::{Budget, BudgetExceeded, EvalContext, EvalScope};
+use crate::eval_context::{sequence_bytes, Budget, BudgetExceeded, EvalContext, EvalScope};
 use crate::source::Span;
+use crate::types::Type;
 use crate::value::Value;
 use std::borrow::Cow;
 
@@ -145,28 +146,66 @@ impl<'a> Scope<'a> {
         }
     }
 
-    /// Spends `units` of the evaluation budget for the work at `span`.
-    #[inline]
-    pub(crate) fn charge(&self, units: u64, span: Span) -> Result<(), Problem> {
+    /// The evaluation budget, for the work of the information model
+    /// (conversions, operations, function calls) to pay from.
+    pub(crate) fn budget(&self) -> &'a Budget {
         self.budget
-            .charge(units)
+    }
+
+    /// Spends `bytes` of the evaluation budget for the work at `span`.
+    #[inline]
+    pub(crate) fn charge(&self, bytes: u64, span: Span) -> Result<(), Problem> {
+        self.budget
+            .charge(bytes)
             .map_err(|exceeded| budget_problem(exceeded, span))
     }
 
-    /// Spends the evaluation budget for `bytes` bytes of text built at
+    /// Spends the evaluation budget for the size of `v`, built or copied at
     /// `span`.
-    #[inline]
-    pub(crate) fn charge_text(&self, bytes: usize, span: Span) -> Result<(), Problem> {
+    pub(crate) fn charge_value(&self, v: &Value, span: Span) -> Result<(), Problem> {
         self.budget
-            .charge_text(bytes)
+            .charge_value(v)
             .map_err(|exceeded| budget_problem(exceeded, span))
     }
 
-    /// Spends the evaluation budget for a copy of `v` made at `span`.
-    pub(crate) fn charge_copy(&self, v: &Value, span: Span) -> Result<(), Problem> {
+    /// Spends the evaluation budget for the size of `ty`, computed at
+    /// `span`.
+    pub(crate) fn charge_type(&self, ty: &Type, span: Span) -> Result<(), Problem> {
         self.budget
-            .charge_copy(v)
+            .charge_type(ty)
             .map_err(|exceeded| budget_problem(exceeded, span))
+    }
+
+    /// The budget's error at `span`, if the budget has run out.
+    pub(crate) fn out_of_budget(&self, span: Span) -> Option<Problem> {
+        self.budget
+            .exceeded()
+            .map(|exceeded| budget_problem(exceeded, span))
+    }
+
+    /// The error of work that failed at `span` (a conversion, an
+    /// operation, a function call): the budget's when the budget has run
+    /// out (the work stopped on it, with an error of its own), `problem()`
+    /// otherwise.
+    pub(crate) fn failure(&self, span: Span, problem: impl FnOnce() -> Problem) -> Problem {
+        self.out_of_budget(span).unwrap_or_else(problem)
+    }
+
+    /// Pushes `v` onto a sequence being built at `span`, paying for the
+    /// room the sequence grows by before it grows.
+    pub(crate) fn push(
+        &self,
+        sequence: &mut Vec<Value>,
+        v: Value,
+        span: Span,
+    ) -> Result<(), Problem> {
+        if sequence.len() == sequence.capacity() {
+            let grown = sequence.capacity().saturating_mul(2).max(4);
+            self.charge(sequence_bytes::<Value>(grown), span)?;
+            sequence.reserve_exact(grown - sequence.len());
+        }
+        sequence.push(v);
+        Ok(())
     }
 
     /// The value of an evaluated expression as an owned value: a value
@@ -174,7 +213,7 @@ impl<'a> Scope<'a> {
     /// evaluation budget.
     pub(crate) fn owned(&self, v: Cow<'a, Value>, span: Span) -> Result<Value, Problem> {
         if let Cow::Borrowed(borrowed) = &v {
-            self.charge_copy(borrowed, span)?;
+            self.charge_value(borrowed, span)?;
         }
         Ok(v.into_owned())
     }
@@ -221,7 +260,7 @@ pub(crate) fn evaluate_template<'a>(
 ///
 /// Spec: hclsyntax-spec.md § Expressions
 pub(crate) fn eval<'a>(expression: Expression<'a>, scope: &Scope<'a>) -> Evaluated<'a> {
-    scope.charge(1, expression.span())?;
+    scope.charge(Budget::EXPRESSION_BYTES, expression.span())?;
     match expression.kind() {
         // "Numeric literals represent values of type _number_", `true` and
         // `false` bools, "The `null` keyword represents a null value of the
@@ -274,5 +313,5 @@ fn budget_problem(exceeded: BudgetExceeded, span: Span) -> Problem {
 
 /// The dynamic value, "the unknown value of the dynamic pseudo-type".
 fn dynamic_value() -> Value {
-    Value::Unknown(crate::types::Type::Dynamic)
+    Value::Unknown(Type::Dynamic)
 }

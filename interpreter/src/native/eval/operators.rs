@@ -37,9 +37,13 @@ pub(super) fn eval_unary<'a>(operation: UnaryOperation<'a>, scope: &Scope<'a>) -
     } else {
         operation.operand.span()
     };
-    apply_to(operator, &[&operand])
+    apply_to(operator, &[&operand], scope.budget())
         .map(Cow::Owned)
-        .map_err(|d| Problem::new(span, "Invalid operand", d.summary))
+        .map_err(|d| {
+            scope.failure(operation.span, || {
+                Problem::new(span, "Invalid operand", d.summary)
+            })
+        })
 }
 
 /// The operation a binary operator denotes, and the type it converts its
@@ -81,14 +85,19 @@ fn operation(operator: BinaryOperator) -> (Operation, Option<Type>) {
 /// a null operand, and a failure of the operation itself (a division by
 /// zero, an overflow), at the whole operation, as hashicorp/hcl places them.
 ///
+/// The operation's work is paid for from the evaluation budget
+/// ([`apply_to`]); an operand that ran out of it is never passed over.
+///
 /// Spec: hclsyntax-spec.md § Operations
 #[inline(never)] // see `eval`
 pub(super) fn eval_binary<'a>(binary: BinaryOperation<'a>, scope: &Scope<'a>) -> Evaluated<'a> {
     let (left, right) = match binary.operator {
         BinaryOperator::And | BinaryOperator::Or => {
             let (left, right) = (eval(binary.left, scope), eval(binary.right, scope));
-            if let Some(result) = decided_logic(binary.operator, &left, &right) {
-                return Ok(Cow::Owned(Value::Bool(result)));
+            if !scope.budget().is_exceeded() {
+                if let Some(result) = decided_logic(binary.operator, &left, &right, scope) {
+                    return Ok(Cow::Owned(Value::Bool(result)));
+                }
             }
             (left?, right?)
         }
@@ -96,20 +105,27 @@ pub(super) fn eval_binary<'a>(binary: BinaryOperation<'a>, scope: &Scope<'a>) ->
     };
     let (operator, operand_type) = operation(binary.operator);
     let operands = [&*left, &*right];
-    apply_to(operator, &operands).map(Cow::Owned).map_err(|d| {
-        let unusable = |v: &Value| match &operand_type {
-            Some(ty) => !v.is_null() && convert(v, ty).is_err(),
-            None => false,
-        };
-        let span = if unusable(operands[0]) {
-            binary.left.span()
-        } else if unusable(operands[1]) {
-            binary.right.span()
-        } else {
-            binary.span
-        };
-        Problem::new(span, "Invalid operand", d.summary)
-    })
+    apply_to(operator, &operands, scope.budget())
+        .map(Cow::Owned)
+        .map_err(|d| {
+            if let Some(problem) = scope.out_of_budget(binary.span) {
+                return problem;
+            }
+            let unusable = |v: &Value| match &operand_type {
+                Some(ty) => !v.is_null() && convert(v, ty, scope.budget()).is_err(),
+                None => false,
+            };
+            let span = if unusable(operands[0]) {
+                binary.left.span()
+            } else if unusable(operands[1]) {
+                binary.right.span()
+            } else {
+                binary.span
+            };
+            scope.failure(binary.span, || {
+                Problem::new(span, "Invalid operand", d.summary)
+            })
+        })
 }
 
 /// The result of `&&` or `||` when one operand is a known bool that decides
@@ -119,6 +135,7 @@ fn decided_logic(
     operator: BinaryOperator,
     left: &Evaluated<'_>,
     right: &Evaluated<'_>,
+    scope: &Scope<'_>,
 ) -> Option<bool> {
     let decider = match operator {
         BinaryOperator::And => false,
@@ -126,7 +143,7 @@ fn decided_logic(
         _ => return None,
     };
     let decides = |operand: &Evaluated<'_>| {
-        let known = |v: &Value| convert(v, &Type::Bool).map(|c| c.value);
+        let known = |v: &Value| convert(v, &Type::Bool, scope.budget()).map(|c| c.value);
         matches!(operand, Ok(v) if known(v) == Ok(Value::Bool(decider)))
     };
     let passed_over = |operand: &Evaluated<'_>| operand.as_ref().map_or(true, |v| v.is_null());
@@ -146,7 +163,12 @@ fn decided_logic(
 /// `for` expressions, and the template `if` directive.
 ///
 /// Spec: hclsyntax-spec.md § Conditional Operator
-pub(super) fn predicate(v: &Value, span: Span, what: &str) -> Result<Option<bool>, Problem> {
+pub(super) fn predicate(
+    v: &Value,
+    span: Span,
+    what: &str,
+    scope: &Scope<'_>,
+) -> Result<Option<bool>, Problem> {
     match v {
         Value::Bool(b) => Ok(Some(*b)),
         Value::Null(_) => Err(Problem::new(
@@ -154,16 +176,18 @@ pub(super) fn predicate(v: &Value, span: Span, what: &str) -> Result<Option<bool
             format!("Null {what}"),
             format!("The {what} is null; it must be either true or false."),
         )),
-        _ => match convert(v, &Type::Bool) {
+        _ => match convert(v, &Type::Bool, scope.budget()) {
             Ok(converted) => match converted.value {
                 Value::Bool(b) => Ok(Some(b)),
                 _ => Ok(None),
             },
-            Err(e) => Err(Problem::new(
-                span,
-                format!("Incorrect {what} type"),
-                format!("The {what} must be of type bool: {}.", e.summary),
-            )),
+            Err(e) => Err(scope.failure(span, || {
+                Problem::new(
+                    span,
+                    format!("Incorrect {what} type"),
+                    format!("The {what} must be of type bool: {}.", e.summary),
+                )
+            })),
         },
     }
 }
@@ -188,6 +212,10 @@ pub(super) fn predicate(v: &Value, span: Span, what: &str) -> Result<Option<bool
 ///   SPEC-GAP(spec-notes/gaps/ops-conditional-errors.md)
 ///   SPEC-GAP(spec-notes/gaps/ops-conditional-result-type.md)
 ///
+/// The results' types, their unification and the conversion are paid for
+/// from the evaluation budget; a result that ran out of it is never passed
+/// over.
+///
 /// Spec: hclsyntax-spec.md § Conditional Operator
 #[inline(never)] // see `eval`
 pub(super) fn eval_conditional<'a>(
@@ -195,14 +223,25 @@ pub(super) fn eval_conditional<'a>(
     scope: &Scope<'a>,
 ) -> Evaluated<'a> {
     let predicate_value = eval(conditional.predicate, scope)?;
-    let selected = predicate(&predicate_value, conditional.predicate.span(), "condition")?;
+    let selected = predicate(
+        &predicate_value,
+        conditional.predicate.span(),
+        "condition",
+        scope,
+    )?;
     let true_result = eval(conditional.true_result, scope);
     let false_result = eval(conditional.false_result, scope);
+    if let Some(problem) = scope.out_of_budget(conditional.span) {
+        return Err(problem);
+    }
     let type_of = |result: &Evaluated<'a>| match result {
         Ok(v) => v.ty(),
         Err(_) => Type::Dynamic,
     };
     let types = [type_of(&true_result), type_of(&false_result)];
+    for ty in &types {
+        scope.charge_type(ty, conditional.span)?;
+    }
     let chosen = match selected {
         Some(true) => Some((true_result?, conditional.true_result, &types[0])),
         Some(false) => Some((false_result?, conditional.false_result, &types[1])),
@@ -218,24 +257,25 @@ pub(super) fn eval_conditional<'a>(
             ),
         )
     })?;
+    scope.charge_type(&unified, conditional.span)?;
     let Some((value, expression, ty)) = chosen else {
         return Ok(Cow::Owned(Value::Unknown(unified)));
     };
     if *ty == unified {
         return Ok(value);
     }
-    // The conversion copies the value.
-    scope.charge_copy(&value, expression.span())?;
-    convert(&value, &unified)
+    convert(&value, &unified, scope.budget())
         .map(|converted| Cow::Owned(converted.value))
         .map_err(|e| {
-            Problem::new(
-                expression.span(),
-                "Inconsistent conditional result types",
-                format!(
-                    "The result cannot be converted to {unified}: {}.",
-                    e.summary
-                ),
-            )
+            scope.failure(conditional.span, || {
+                Problem::new(
+                    expression.span(),
+                    "Inconsistent conditional result types",
+                    format!(
+                        "The result cannot be converted to {unified}: {}.",
+                        e.summary
+                    ),
+                )
+            })
         })
 }

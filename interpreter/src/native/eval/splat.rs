@@ -10,6 +10,7 @@
 
 use super::{dynamic_value, eval, Evaluated, Scope};
 use crate::convert::convert;
+use crate::eval_context::sequence_bytes;
 use crate::native::ast::Splat;
 use crate::native::Problem;
 use crate::types::Type;
@@ -24,8 +25,10 @@ fn each<'a>(splat: &Splat<'a>, scope: &Scope<'a>, item: &Value) -> Result<Value,
 }
 
 /// The type the traversal gives an element of type `ty`: the traversal
-/// applied to the unknown value of that type.
+/// applied to the unknown value of that type (a copy of the type, paid for
+/// from the evaluation budget).
 fn each_type<'a>(splat: &Splat<'a>, scope: &Scope<'a>, ty: &Type) -> Result<Type, Problem> {
+    scope.charge_type(ty, splat.span)?;
     each(splat, scope, &Value::Unknown(ty.clone())).map(|v| v.ty())
 }
 
@@ -48,11 +51,18 @@ fn each_type<'a>(splat: &Splat<'a>, scope: &Scope<'a>, ty: &Type) -> Result<Type
 ///   be null, so the number of elements is not known: the result is the
 ///   dynamic value (after the traversal is checked against it).
 ///
+/// The results are paid for from the evaluation budget, as the values the
+/// traversal builds are.
+///
 /// Spec: hclsyntax-spec.md § Splat Operators
 #[inline(never)] // see `eval`
 pub(super) fn eval_splat<'a>(splat: Splat<'a>, scope: &Scope<'a>) -> Evaluated<'a> {
     let splat = &splat;
     let source = eval(splat.source, scope)?;
+    let results_for = |length: usize| -> Result<Vec<Value>, Problem> {
+        scope.charge(sequence_bytes::<Value>(length), splat.span)?;
+        Ok(Vec::with_capacity(length))
+    };
     let result = match &*source {
         Value::Null(Type::List(_) | Type::Set(_) | Type::Tuple(_)) => {
             return Err(Problem::new(
@@ -64,14 +74,14 @@ pub(super) fn eval_splat<'a>(splat: Splat<'a>, scope: &Scope<'a>) -> Evaluated<'
         Value::Null(_) => Value::Tuple(Vec::new()),
         Value::Unknown(Type::Dynamic) => dynamic_value(),
         Value::List(ty, items) | Value::Set(ty, items) => {
-            let mut results = Vec::with_capacity(items.len());
+            let mut results = results_for(items.len())?;
             for item in items {
                 results.push(each(splat, scope, item)?);
             }
             list_of(splat, scope, ty, results)?
         }
         Value::Tuple(items) => {
-            let mut results = Vec::with_capacity(items.len());
+            let mut results = results_for(items.len())?;
             for item in items {
                 results.push(each(splat, scope, item)?);
             }
@@ -81,6 +91,7 @@ pub(super) fn eval_splat<'a>(splat: Splat<'a>, scope: &Scope<'a>) -> Evaluated<'
             Value::Unknown(Type::list(each_type(splat, scope, ty)?))
         }
         Value::Unknown(Type::Tuple(types)) => {
+            scope.charge(sequence_bytes::<Type>(types.len()), splat.span)?;
             let mut results = Vec::with_capacity(types.len());
             for ty in types {
                 results.push(each_type(splat, scope, ty)?);
@@ -91,7 +102,11 @@ pub(super) fn eval_splat<'a>(splat: Splat<'a>, scope: &Scope<'a>) -> Evaluated<'
             each(splat, scope, &source)?;
             dynamic_value()
         }
-        single => Value::Tuple(vec![each(splat, scope, single)?]),
+        single => {
+            let mut results = results_for(1)?;
+            results.push(each(splat, scope, single)?);
+            Value::Tuple(results)
+        }
     };
     Ok(Cow::Owned(result))
 }
@@ -108,6 +123,9 @@ pub(super) fn eval_splat<'a>(splat: Splat<'a>, scope: &Scope<'a>) -> Evaluated<'
 /// such a list would be, so results of different types are an error, as
 /// hashicorp/hcl reports them; results of the dynamic pseudo-type (a null
 /// or the unknown value) take the others' type. SPEC-GAP(spec-notes/gaps/expr-splat-nested-element-types.md)
+///
+/// The results' types, and the conversions, are paid for from the
+/// evaluation budget.
 fn list_of<'a>(
     splat: &Splat<'a>,
     scope: &Scope<'a>,
@@ -117,7 +135,13 @@ fn list_of<'a>(
     if results.is_empty() {
         return Ok(Value::List(each_type(splat, scope, element)?, Vec::new()));
     }
-    let types: Vec<Type> = results.iter().map(Value::ty).collect();
+    scope.charge(sequence_bytes::<Type>(results.len()), splat.span)?;
+    let mut types = Vec::with_capacity(results.len());
+    for result in &results {
+        let ty = result.ty();
+        scope.charge_type(&ty, splat.span)?;
+        types.push(ty);
+    }
     let mut known = types.iter().filter(|ty| **ty != Type::Dynamic);
     let Some(shared) = known.next().cloned() else {
         return Ok(Value::List(Type::Dynamic, results));
@@ -135,11 +159,15 @@ fn list_of<'a>(
     if types.iter().all(|ty| *ty == shared) {
         return Ok(Value::List(shared, results));
     }
+    scope.charge(sequence_bytes::<Value>(results.len()), splat.span)?;
     let mut converted = Vec::with_capacity(results.len());
     for result in &results {
         // A null or the unknown value: it converts to every type.
-        let v = convert(result, &shared)
-            .map_err(|d| Problem::new(splat.span, "Inconsistent splat result types", d.summary))?;
+        let v = convert(result, &shared, scope.budget()).map_err(|d| {
+            scope.failure(splat.span, || {
+                Problem::new(splat.span, "Inconsistent splat result types", d.summary)
+            })
+        })?;
         converted.push(v.value);
     }
     Ok(Value::List(shared, converted))

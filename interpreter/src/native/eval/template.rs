@@ -9,12 +9,15 @@
 //! > an unknown string.
 //!
 //! The text is built in one buffer, directives included, so a template
-//! with n interpolations costs O(n) plus the length of the result.
+//! with n interpolations costs O(n) plus the length of the result. The
+//! evaluation budget pays for each piece of text as it is appended, and
+//! for the buffer's own block once it is done.
 
 use super::for_expr::elements;
 use super::operators::predicate;
 use super::{eval, Evaluated, Scope};
 use crate::convert::convert;
+use crate::eval_context::text_bytes;
 use crate::native::ast::{Expression, ExpressionKind, Template, TemplatePart};
 use crate::native::Problem;
 use crate::types::Type;
@@ -52,6 +55,13 @@ pub(super) fn eval_template<'a>(template: Template<'a>, scope: &Scope<'a>) -> Ev
     if output.unknown {
         return Ok(Cow::Owned(Value::Unknown(Type::String)));
     }
+    // The pieces were paid for as they were appended: what is left is the
+    // buffer's room beyond them, and the allocator's share.
+    let (length, room) = (output.text.len(), output.text.capacity());
+    scope.charge(
+        text_bytes(room).saturating_sub(length as u64),
+        template.span,
+    )?;
     Ok(Cow::Owned(Value::string_owned(output.text)))
 }
 
@@ -68,7 +78,7 @@ fn append_template<'a>(
             // "A template literal is a literal sequence of characters to
             // include in the resulting string."
             TemplatePart::Literal { text, span } => {
-                scope.charge_text(text.len(), span)?;
+                scope.charge(text.len() as u64, span)?;
                 output.text.push_str(text)
             }
             TemplatePart::Interpolation(expression) => {
@@ -84,7 +94,7 @@ fn append_template<'a>(
                 //
                 // Spec: hclsyntax-spec.md § Template If Directive
                 let condition = eval(directive.condition, scope)?;
-                match predicate(&condition, directive.condition.span(), "condition")? {
+                match predicate(&condition, directive.condition.span(), "condition", scope)? {
                     Some(true) => append_template(directive.then_template, scope, output)?,
                     Some(false) => append_template(directive.else_template, scope, output)?,
                     None => output.unknown = true,
@@ -159,26 +169,28 @@ fn append_interpolation<'a>(
         |detail: String| Problem::new(whole, "Invalid template interpolation value", detail);
     match &*value {
         Value::String(text) => {
-            scope.charge_text(text.len(), expression.span())?;
+            scope.charge(text.len() as u64, expression.span())?;
             output.text.push_str(text)
         }
         Value::Null(_) => return Err(invalid(
             "The expression result is null: a null value cannot be included in a string template."
                 .into(),
         )),
-        other => match convert(other, &Type::String) {
+        other => match convert(other, &Type::String, scope.budget()) {
             Ok(converted) => match &converted.value {
                 Value::String(text) => {
-                    scope.charge_text(text.len(), expression.span())?;
+                    scope.charge(text.len() as u64, expression.span())?;
                     output.text.push_str(text)
                 }
                 _ => output.unknown = true,
             },
             Err(e) => {
-                return Err(invalid(format!(
-                    "The value cannot be included in a string template: {}.",
-                    e.summary
-                )))
+                return Err(scope.failure(whole, || {
+                    invalid(format!(
+                        "The value cannot be included in a string template: {}.",
+                        e.summary
+                    ))
+                }))
             }
         },
     }
