@@ -613,12 +613,17 @@ impl Number {
         }
     }
 
-    /// [`Number::text_work`] of a numeral of `digits` digits.
+    /// [`Number::text_work`] of a numeral of `digits` digits. Reading a
+    /// longer numeral converts at most [`MAX_INTEGER_DIGITS`] of its digits
+    /// (and a few more) to binary: a longer integer is rejected, and a
+    /// longer fraction rounded, after a scan in linear time. So the work
+    /// counted stops growing there.
     pub fn text_work_of_digits(digits: u64) -> u64 {
         if digits <= 19 {
             return 0;
         }
-        pairs(words(digits))
+        let converted = digits.min(MAX_INTEGER_DIGITS as u64 + PRECISION + 2);
+        pairs(words(converted))
     }
 }
 
