@@ -116,13 +116,9 @@ pub fn write_list(path: &Path, text: &str) -> Result<(), String> {
         None => path.to_path_buf(),
     };
     let name = target.file_name().unwrap_or_default().to_string_lossy();
-    let folder = match target.parent() {
-        Some(folder) if !folder.as_os_str().is_empty() => folder,
-        _ => Path::new("."),
-    };
     let mut temporary = None;
     for n in 0..100 {
-        let candidate = folder.join(format!(".{name}.{}-{n}.tmp", std::process::id()));
+        let candidate = target.with_file_name(temporary_name(&name, n));
         match std::fs::OpenOptions::new()
             .write(true)
             .create_new(true)
@@ -137,10 +133,9 @@ pub fn write_list(path: &Path, text: &str) -> Result<(), String> {
         }
     }
     let Some((temporary, mut file)) = temporary else {
-        return Err(failed(std::io::Error::other(format!(
-            "no free name for a temporary file in {}",
-            folder.display()
-        ))));
+        return Err(failed(std::io::Error::other(
+            "no free name for a temporary file beside it",
+        )));
     };
     let written = file
         .write_all(text.as_bytes())
@@ -154,6 +149,12 @@ pub fn write_list(path: &Path, text: &str) -> Result<(), String> {
         let _ = std::fs::remove_file(&temporary);
         failed(e)
     })
+}
+
+/// The `n`-th name [`write_list`] tries for the new file beside the list
+/// named `name`: hidden, and this process's own.
+fn temporary_name(name: &str, n: usize) -> String {
+    format!(".{name}.{}-{n}.tmp", std::process::id())
 }
 
 impl KnownFailures {
@@ -542,5 +543,37 @@ mod tests {
                 ("other::case".into(), String::new(), 6)
             ]
         );
+    }
+
+    #[test]
+    fn a_list_is_replaced_by_a_new_file_renamed_over_it() {
+        use std::os::unix::fs::MetadataExt;
+        let dir = std::env::temp_dir().join(format!("write-list-rename-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let list = dir.join("list.txt");
+        std::fs::write(&list, "old\n").unwrap();
+        let before = std::fs::metadata(&list).unwrap().ino();
+        write_list(&list, "new\n").unwrap();
+        assert_eq!(std::fs::read_to_string(&list).unwrap(), "new\n");
+        // A new file, not the old one written over.
+        assert_ne!(std::fs::metadata(&list).unwrap().ino(), before);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_temporary_name_in_use_is_passed_over_and_other_errors_are_reported() {
+        let dir = std::env::temp_dir().join(format!("write-list-taken-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let list = dir.join("list.txt");
+        let taken = dir.join(temporary_name("list.txt", 0));
+        std::fs::write(&taken, "someone else's").unwrap();
+        write_list(&list, "new\n").unwrap();
+        assert_eq!(std::fs::read_to_string(&list).unwrap(), "new\n");
+        assert_eq!(std::fs::read_to_string(&taken).unwrap(), "someone else's");
+        // A folder that does not exist is its own error, not a search for
+        // a free name.
+        let error = write_list(&dir.join("missing/list.txt"), "x").unwrap_err();
+        assert!(error.contains("No such file"), "{error}");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
