@@ -563,7 +563,13 @@ impl Pool {
                 ))
             }
         };
-        let shown = String::from_utf8_lossy(&answer);
+        let text = String::from_utf8_lossy(&answer);
+        let shown = terminal::shown(&text, terminal::SHOWN_LINE_BYTES);
+        if let Some(duplicate) = crate::envelope::duplicate_member(&text) {
+            return Err(format!(
+                "its answer to `hello` is not one (runner/PROTOCOL.md § Handshake): {duplicate}: {shown}"
+            ));
+        }
         let hello: HelloAnswer = serde_json::from_slice(&answer).map_err(|e| {
             format!(
                 "its answer to `hello` is not one (runner/PROTOCOL.md § Handshake): {e}: {shown}"

@@ -365,3 +365,16 @@ fn an_answer_that_names_a_member_twice_is_broken() {
         }
     }
 }
+
+#[test]
+fn a_hello_answer_that_names_a_member_twice_is_refused() {
+    let started = Pool::start(ImplementationCommand::new(
+        "python3".into(),
+        vec![FAKE.into(), "duplicate-hello".into()],
+        Duration::from_secs(10),
+    ));
+    match started {
+        Err(why) => assert!(why.contains("the member `name` appears twice"), "{why}"),
+        Ok(_) => panic!("a hello answer naming `name` twice was accepted"),
+    }
+}

@@ -10,7 +10,8 @@ as MODE says:
 - null-error: the value 1, and `"error": null` (null counts as absent)
 - duplicate-id: the value 1, the id written twice
 - duplicate-type: the value 1, with its `type` written twice
-- duplicate-nested: an object value with a member written twice"""
+- duplicate-nested: an object value with a member written twice
+- duplicate-hello: its answer to `hello` names `name` twice"""
 import json
 import sys
 
@@ -26,6 +27,8 @@ for line in sys.stdin:
         answer = json.dumps({"id": request.get("id"), "name": "fake-" + MODE,
                              "version": "0",
                              "capabilities": {"kinds": ["expr"]}})
+        if MODE == "duplicate-hello":
+            answer = answer.replace('"name": ', '"name": "other", "name": ', 1)
     elif MODE == "good":
         answer = '{"id": %s, "value": %s}' % (rid, VALUE)
     elif MODE == "value-and-error":
