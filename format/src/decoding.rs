@@ -11,10 +11,8 @@
 //! ends in the budget's diagnostic before it is built, whatever its size.
 
 use crate::kinds::MAX_DEPTH;
+use hcl_interpreter::budget::{sequence_bytes, text_bytes, tree_bytes, Budget, BudgetExceeded};
 use hcl_interpreter::diagnostic::{quoted, shown};
-use hcl_interpreter::eval_context::{
-    sequence_bytes, text_bytes, tree_bytes, Budget, BudgetExceeded,
-};
 use hcl_interpreter::number::Number;
 use hcl_interpreter::value::nfc;
 use hcl_interpreter::{Type, Value};
@@ -508,7 +506,7 @@ impl<'de> Visitor<'de> for CountedJson<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use hcl_interpreter::eval_context::allocation as block;
+    use hcl_interpreter::budget::allocation as block;
 
     fn decode(json: Json, budget: &Budget) -> Result<Value, String> {
         value_within(&json, Some(budget))

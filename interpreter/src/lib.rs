@@ -42,6 +42,7 @@
 //! [`large_stack`] runs deep work on a stack large enough for it.
 
 pub mod bodies;
+pub mod budget;
 pub mod config;
 pub mod convert;
 pub mod diagnostic;
@@ -51,6 +52,7 @@ pub mod eval_context;
 pub mod functions;
 pub mod json;
 pub mod large_stack;
+pub mod memory;
 pub mod native;
 pub mod number;
 pub mod operations;

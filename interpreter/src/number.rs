@@ -535,7 +535,7 @@ impl Number {
             Number::Finite(Decimal(Big(d))) => {
                 let (mantissa, _) = d.as_bigint_and_scale();
                 let words = mantissa.bits().div_ceil(64);
-                crate::eval_context::allocation((words as usize).saturating_mul(8))
+                crate::memory::allocation((words as usize).saturating_mul(8))
             }
             _ => 0,
         }
@@ -570,7 +570,7 @@ impl Number {
     /// times those of the divisor. Nothing when both operands fit a
     /// machine word, or one is infinite: their work is that of the
     /// expression. The evaluation budget charges it before the operation
-    /// runs ([`crate::eval_context::Budget`]).
+    /// runs ([`crate::budget::Budget`]).
     pub fn work_of(work: Work, a: &Number, b: &Number) -> u64 {
         if a.is_infinite() || b.is_infinite() {
             return 0;

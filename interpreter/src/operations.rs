@@ -10,10 +10,10 @@
 //! Operands are converted to the type an operator expects (unsafe conversions
 //! allowed), so `"1" + 1` is `2`. SPEC-GAP(spec-notes/gaps/operand-conversion.md)
 
+use crate::budget::{Budget, BudgetExceeded};
 use crate::convert::convert;
 use crate::diagnostic::{shown, Diagnostic, Phase};
 use crate::equality::{equal, Truth};
-use crate::eval_context::{Budget, BudgetExceeded};
 use crate::number::{Number, NumberError, Work};
 use crate::types::Type;
 use crate::value::Value;

@@ -4,9 +4,9 @@
 use crate::kinds::{self, Block, Body, Input, StaticShape, Syntax, Text};
 use crate::wire::{Attribute, ErrorAnswer, Outcome, Ty, Val};
 use hcl_interpreter::bodies::{self, BodyContent, ContentBlock};
+use hcl_interpreter::budget::Budget;
 use hcl_interpreter::convert::Safety;
 use hcl_interpreter::diagnostic::{Phase, Range};
-use hcl_interpreter::eval_context::Budget;
 use hcl_interpreter::functions::FunctionTable;
 use hcl_interpreter::static_analysis::{StaticResult, TraversalStep};
 use hcl_interpreter::{

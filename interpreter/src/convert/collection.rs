@@ -3,8 +3,8 @@
 //! Spec: spec.md § Collection and Structural Type Conversions
 
 use super::{convert_value, Failure};
+use crate::budget::{sequence_bytes, text_bytes, tree_bytes, Budget};
 use crate::diagnostic::{quoted, shown};
-use crate::eval_context::{sequence_bytes, text_bytes, tree_bytes, Budget};
 use crate::types::Type;
 use crate::value::Value;
 

@@ -16,8 +16,8 @@ mod structural;
 
 pub use safety::{conversion_safety, resolve_target};
 
+use crate::budget::{Budget, BudgetExceeded};
 use crate::diagnostic::{shown, Diagnostic, Phase};
-use crate::eval_context::{Budget, BudgetExceeded};
 use crate::types::Type;
 use crate::value::Value;
 
@@ -207,7 +207,7 @@ pub(crate) fn convert_value(v: &Value, to: &Type, budget: &Budget) -> Result<Val
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval_context::{text_bytes, tree_bytes};
+    use crate::budget::{text_bytes, tree_bytes};
     use crate::number::Number;
 
     /// A hundred objects of one attribute each, each named differently.

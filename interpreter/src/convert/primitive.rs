@@ -3,8 +3,8 @@
 //! Spec: spec.md § Primitive Type Conversions
 
 use super::Failure;
+use crate::budget::{text_bytes, Budget};
 use crate::diagnostic::{quoted, shown};
-use crate::eval_context::{text_bytes, Budget};
 use crate::number::Number;
 use crate::types::Type;
 use crate::value::Value;

@@ -4,8 +4,8 @@
 
 use super::collection::key_step;
 use super::{convert_value, Failure};
+use crate::budget::{sequence_bytes, text_bytes, tree_bytes, Budget};
 use crate::diagnostic::{quoted, shown};
-use crate::eval_context::{sequence_bytes, text_bytes, tree_bytes, Budget};
 use crate::types::Type;
 use crate::value::Value;
 use std::collections::BTreeMap;

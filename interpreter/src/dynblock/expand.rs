@@ -19,10 +19,11 @@ use super::DynamicBody;
 use crate::bodies::{
     AttributeSchema, BlockHeaderSchema, BodySchema, FoundBlock, PhysicalBody, SchemaIndex,
 };
+use crate::budget::{text_bytes, tree_bytes, Budget, BudgetExceeded};
 use crate::convert::convert;
 use crate::diagnostic::quoted;
 use crate::diagnostic::{Diagnostic, Phase};
-use crate::eval_context::{text_bytes, tree_bytes, Budget, BudgetExceeded, EvalScope};
+use crate::eval_context::EvalScope;
 use crate::number::Number;
 use crate::source::Span;
 use crate::static_analysis::StaticExpression;

@@ -10,9 +10,9 @@
 
 use super::definition::{Function, Parameter};
 use super::CallError;
+use crate::budget::Budget;
 use crate::convert::convert;
 use crate::diagnostic::shown;
-use crate::eval_context::Budget;
 use crate::types::Type;
 use crate::value::Value;
 

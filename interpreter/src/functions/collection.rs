@@ -10,8 +10,8 @@
 
 use super::definition::{Function, Parameter};
 use super::CallError;
+use crate::budget::Budget;
 use crate::convert::convert;
-use crate::eval_context::Budget;
 use crate::number::Number;
 use crate::types::Type;
 use crate::unify::unify;

@@ -9,7 +9,7 @@
 //! > - A _result value definition_ [...]
 
 use super::CallError;
-use crate::eval_context::Budget;
+use crate::budget::Budget;
 use crate::static_analysis::{StaticError, StaticExpression};
 use crate::types::Type;
 use crate::value::Value;

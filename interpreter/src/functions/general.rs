@@ -109,10 +109,10 @@ mod tests {
         };
         let object = |i: usize| Value::object([(format!("k{i}"), number(1))]);
         let args: Vec<Value> = (0..100).map(object).collect();
-        let budget = crate::eval_context::Budget::new(u64::MAX);
+        let budget = crate::budget::Budget::new(u64::MAX);
         crate::functions::call_function(coalesce, &args, &budget).expect("coalesce");
-        let unified = crate::eval_context::tree_bytes::<Type>(100);
-        let inputs = 100 * crate::eval_context::tree_bytes::<Type>(1);
+        let unified = crate::budget::tree_bytes::<Type>(100);
+        let inputs = 100 * crate::budget::tree_bytes::<Type>(1);
         assert!(budget.spent() >= unified + inputs, "{}", budget.spent());
     }
 

@@ -28,7 +28,7 @@ pub use call::{call_function, call_function_owned};
 pub use definition::{Function, Parameter, TypeConstraintFunction};
 pub use table::{Entry, FunctionTable, NAMES, NAMESPACES, NAMESPACE_SEPARATOR};
 
-use crate::eval_context::BudgetExceeded;
+use crate::budget::BudgetExceeded;
 #[cfg(test)]
 use crate::value::Value;
 use std::fmt;
@@ -76,7 +76,7 @@ impl fmt::Display for CallError {
 impl std::error::Error for CallError {}
 
 /// The budget ran out during the call: the caller, who can tell from the
-/// budget ([`Budget::is_exceeded`]), reports the budget's error.
+/// budget ([`crate::budget::Budget::is_exceeded`]), reports the budget's error.
 impl From<BudgetExceeded> for CallError {
     fn from(_: BudgetExceeded) -> CallError {
         CallError::new(BudgetExceeded::SUMMARY)
@@ -89,7 +89,7 @@ impl From<BudgetExceeded> for CallError {
 pub(crate) fn call(name: &str, args: &[Value]) -> Result<Value, CallError> {
     match FunctionTable::conformance().get(name) {
         Some(Entry::Function(function)) => {
-            call_function(function, args, &crate::eval_context::Budget::default())
+            call_function(function, args, &crate::budget::Budget::default())
         }
         _ => Err(CallError::new(format!(
             "there is no function named {name:?}"
@@ -100,7 +100,7 @@ pub(crate) fn call(name: &str, args: &[Value]) -> Result<Value, CallError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval_context::Budget;
+    use crate::budget::Budget;
     use crate::types::Type;
 
     #[test]

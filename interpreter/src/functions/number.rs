@@ -7,7 +7,7 @@
 
 use super::definition::{Function, Parameter};
 use super::CallError;
-use crate::eval_context::Budget;
+use crate::budget::Budget;
 use crate::number::{Number, Work};
 use crate::types::Type;
 use crate::value::Value;

@@ -7,7 +7,7 @@
 
 use super::definition::{Function, Parameter};
 use super::CallError;
-use crate::eval_context::{text_bytes, Budget};
+use crate::budget::{text_bytes, Budget};
 use crate::types::Type;
 use crate::value::Value;
 
@@ -160,7 +160,7 @@ fn join_value(args: &[Value], _: &Type, budget: &Budget) -> Result<Value, CallEr
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval_context::Budget;
+    use crate::budget::Budget;
     use crate::functions::call;
     use crate::functions::{call_function, Entry, FunctionTable};
 

@@ -15,10 +15,11 @@
 use super::parser::{parse_json_text, Node, NodeKind, Property};
 use super::string::ContentMap;
 use super::with_nesting_limit;
+use crate::budget::{sequence_bytes, text_bytes, tree_bytes, Budget};
 use crate::convert::convert;
 use crate::diagnostic::quoted;
 use crate::diagnostic::{Diagnostic, Phase, Pos, Range};
-use crate::eval_context::{sequence_bytes, text_bytes, tree_bytes, Budget, EvalContext, EvalScope};
+use crate::eval_context::{EvalContext, EvalScope};
 use crate::types::Type;
 use crate::value::{nfc, Value};
 use std::collections::BTreeMap;

@@ -65,7 +65,7 @@
 //!   expressions are linear in the size of the input (apart from the
 //!   work the program itself asks for, such as nested `for` expressions).
 //!   That work is bounded by the context's evaluation budget
-//!   ([`crate::eval_context::Budget`]): beyond it, evaluation ends in the
+//!   ([`crate::budget::Budget`]): beyond it, evaluation ends in the
 //!   eval diagnostic "Evaluation budget exceeded". Variable lookup walks the chain of `for` scopes, so an expression
 //!   nested n `for` expressions deep that refers to an outer variable at
 //!   every level costs O(n²).

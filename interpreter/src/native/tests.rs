@@ -3,7 +3,7 @@
 //! value or a diagnostic, never in a panic or a stack overflow.
 
 use super::*;
-use crate::eval_context::{tree_bytes, Budget};
+use crate::budget::{tree_bytes, Budget};
 use crate::number::Number;
 use crate::types::Type;
 

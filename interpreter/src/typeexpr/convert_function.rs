@@ -23,9 +23,9 @@
 
 use super::syntax::{read_type, Reading};
 use super::Mode;
+use crate::budget::Budget;
 use crate::convert::convert;
 use crate::diagnostic::shown;
-use crate::eval_context::Budget;
 use crate::functions::{CallError, Entry, TypeConstraintFunction};
 use crate::static_analysis::{StaticError, StaticExpression};
 use crate::types::Type;

@@ -15,8 +15,8 @@ use hcl_conformance::wire::{
     read_request, version, AnswerLine, Attribute, Capabilities, ErrorAnswer, Hello, HelloAnswer,
     Outcome, PROTOCOL_VERSION,
 };
+use hcl_interpreter::budget::{text_bytes, Budget, BudgetExceeded};
 use hcl_interpreter::diagnostic::shown;
-use hcl_interpreter::eval_context::{text_bytes, Budget, BudgetExceeded};
 use hcl_interpreter::large_stack::{self, Failure};
 use hcl_interpreter::{native, Diagnostic, Phase, Type, Value};
 use serde::Deserialize;

@@ -330,8 +330,8 @@ fn full_expression_mode_pays_for_each_node_and_its_strings_once() {
     let ctx = context();
     let before = ctx.budget.limit();
     eval_expression(&source, Some(&ctx)).expect("the array evaluates");
-    let nodes = 2_001 * crate::eval_context::Budget::EXPRESSION_BYTES;
-    let trees = 1_000 * crate::eval_context::tree_bytes::<Value>(1);
+    let nodes = 2_001 * crate::budget::Budget::EXPRESSION_BYTES;
+    let trees = 1_000 * crate::budget::tree_bytes::<Value>(1);
     assert!(
         ctx.budget.spent() >= nodes + trees,
         "{}",
@@ -339,6 +339,6 @@ fn full_expression_mode_pays_for_each_node_and_its_strings_once() {
     );
     // The strings' templates are part of the source, whose reading raised
     // the limit once.
-    let allowance = source.len() as u64 * crate::eval_context::Budget::SOURCE_ALLOWANCE;
+    let allowance = source.len() as u64 * crate::budget::Budget::SOURCE_ALLOWANCE;
     assert_eq!(ctx.budget.limit(), before + allowance);
 }

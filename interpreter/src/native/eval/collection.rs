@@ -6,8 +6,8 @@
 //! > syntax.
 
 use super::{dynamic_value, eval, Evaluated, Scope};
+use crate::budget::{sequence_bytes, text_bytes, tree_bytes};
 use crate::convert::convert;
-use crate::eval_context::{sequence_bytes, text_bytes, tree_bytes};
 use crate::native::ast::{Expression, ExpressionKind, Object, ObjectKey, Tuple};
 use crate::native::static_analysis::constant_index_key;
 use crate::native::Problem;

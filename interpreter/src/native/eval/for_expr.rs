@@ -6,8 +6,8 @@
 use super::collection::attribute_name;
 use super::operators::predicate;
 use super::{dynamic_value, eval, Evaluated, Scope};
+use crate::budget::{sequence_bytes, text_bytes, tree_bytes};
 use crate::diagnostic::quoted;
-use crate::eval_context::{sequence_bytes, text_bytes, tree_bytes};
 use crate::native::ast::ForExpr;
 use crate::native::Problem;
 use crate::number::Number;

@@ -13,9 +13,9 @@
 //! read, through the static analyses.
 
 use super::{dynamic_value, eval, Evaluated, Scope};
+use crate::budget::sequence_bytes;
 use crate::diagnostic::quoted;
 use crate::diagnostic::Diagnostic;
-use crate::eval_context::sequence_bytes;
 use crate::functions::{
     call_function_owned, Entry, Function, FunctionTable, TypeConstraintFunction,
     NAMESPACE_SEPARATOR,

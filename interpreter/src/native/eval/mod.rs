@@ -32,9 +32,10 @@ mod template;
 
 use super::ast::{Expression, ExpressionKind, Template};
 use super::Problem;
+use crate::budget::{sequence_bytes, Budget, BudgetExceeded};
 use crate::diagnostic::quoted;
 use crate::diagnostic::Diagnostic;
-use crate::eval_context::{sequence_bytes, Budget, BudgetExceeded, EvalContext, EvalScope};
+use crate::eval_context::{EvalContext, EvalScope};
 use crate::source::Span;
 use crate::types::Type;
 use crate::value::Value;

@@ -9,8 +9,8 @@
 //! `tuple[*].foo.bar[0]` to `[for v in tuple: v.foo.bar[0]]`.
 
 use super::{dynamic_value, eval, Evaluated, Scope};
+use crate::budget::sequence_bytes;
 use crate::convert::convert;
-use crate::eval_context::sequence_bytes;
 use crate::native::ast::Splat;
 use crate::native::Problem;
 use crate::types::Type;

@@ -16,8 +16,8 @@
 use super::for_expr::elements;
 use super::operators::predicate;
 use super::{eval, Evaluated, Scope};
+use crate::budget::text_bytes;
 use crate::convert::convert;
-use crate::eval_context::text_bytes;
 use crate::native::ast::{Expression, ExpressionKind, Template, TemplatePart};
 use crate::native::Problem;
 use crate::types::Type;
