@@ -4,26 +4,13 @@
 //! way, and suite folders holding a named pipe. Each is a named error, and
 //! nothing that was on the disk before is lost.
 
+mod fakes;
+
+use fakes::run_cli;
 use hcl_conformance::suite::load_suite;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::time::Duration;
-
-const RUNNER: &str = env!("CARGO_BIN_EXE_hcl-conformance");
-
-/// Runs the runner from the project's root: its exit code, and its
-/// standard output and error together.
-fn run_cli(args: &[&str]) -> (Option<i32>, String) {
-    let output = Command::new(RUNNER)
-        .args(args)
-        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
-        .output()
-        .unwrap();
-    let text = String::from_utf8_lossy(&output.stdout).to_string()
-        + &String::from_utf8_lossy(&output.stderr);
-    (output.status.code(), text)
-}
 
 /// An empty folder of this test's own.
 fn scratch(name: &str) -> PathBuf {

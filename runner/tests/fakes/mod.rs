@@ -100,3 +100,16 @@ pub fn totals(text: &str) -> BTreeMap<String, usize> {
 pub fn total(text: &str, status: &str) -> usize {
     totals(text).get(status).copied().unwrap_or(0)
 }
+
+/// Runs the runner from the project's root: its exit code (`None` when a
+/// signal ended it), and its standard output and error together.
+pub fn run_cli(args: &[&str]) -> (Option<i32>, String) {
+    let output = Command::new(env!("CARGO_BIN_EXE_hcl-conformance"))
+        .args(args)
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&output.stdout).to_string()
+        + &String::from_utf8_lossy(&output.stderr);
+    (output.status.code(), text)
+}
