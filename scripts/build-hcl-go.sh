@@ -2,7 +2,7 @@
 # Builds the hcl-go adapter (hashicorp/hcl and go-cty behind the subprocess
 # protocol, runner/PROTOCOL.md) at one version of the library, as a Go
 # module pinned by go.sum: the profile's module file in
-# scripts/adapters/hcl-go (the profile table, format/src/profiles.rs, names
+# scripts/adapters/hcl-go (the profile table, runner/format/src/profiles.rs, names
 # the versions each one pins).
 #
 # usage: scripts/build-hcl-go.sh [PROFILE]

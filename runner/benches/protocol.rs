@@ -4,8 +4,8 @@
 //! `cargo bench --bench protocol`. A benchmark, not a test: it reports and
 //! asserts nothing.
 
-use hcl_conformance::subprocess::{ImplementationCommand, Pool};
-use hcl_conformance::suite::{load_suite, CaseInput as Input};
+use hcl_conformance_format::suite::{load_suite, CaseInput as Input};
+use hcl_conformance_runner::subprocess::{ImplementationCommand, Pool};
 use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};

@@ -5,10 +5,10 @@
 //! of one rendering of both: the answer as JSON, each cut to
 //! [`SHOWN_BYTES`] (a longer answer is cut, not diffed whole).
 
-use crate::kinds::Body;
-use crate::suite::{Expectation, Expected, ExpectedValue};
-use crate::wire::{Attribute, Outcome};
+use hcl_conformance_format::kinds::Body;
+use hcl_conformance_format::suite::{Expectation, Expected, ExpectedValue};
 use hcl_conformance_format::terminal::{CutWriter, SHOWN_BYTES};
+use hcl_conformance_format::wire::{Attribute, Outcome};
 use hcl_interpreter::{Phase, Type, Value};
 use serde_json::{json, Value as Json};
 
@@ -38,7 +38,7 @@ impl Mismatch {
 
 /// What the comparison looks at, by the implementation's features
 /// (`runner/PROTOCOL.md` § What the runner does with answers). A case is
-/// graded only once its needs are met (`crate::needs`), so what is left
+/// graded only once its needs are met (`hcl_conformance_format::needs`), so what is left
 /// here is the weaker grading of what an implementation can say.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Grading {
@@ -307,7 +307,7 @@ fn compare_body(
             ));
         }
         if e.labels != a.labels {
-            let labels = |l: &[crate::kinds::Text]| {
+            let labels = |l: &[hcl_conformance_format::kinds::Text]| {
                 format!("{:?}", l.iter().map(|t| &t.0).collect::<Vec<_>>())
             };
             return Some(format!(
@@ -618,8 +618,8 @@ fn outcome_json(outcome: &Outcome) -> Json {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::kinds::Named;
-    use crate::wire::{ErrorAnswer, Val, WireDiagnostic};
+    use hcl_conformance_format::kinds::Named;
+    use hcl_conformance_format::wire::{ErrorAnswer, Val, WireDiagnostic};
     use hcl_interpreter::convert::Safety;
     use hcl_interpreter::number::Number;
     use std::collections::BTreeMap;

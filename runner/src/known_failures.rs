@@ -4,7 +4,7 @@
 //! it calls for, keeping the reasons already written.
 
 use crate::compare::first_line;
-use crate::suite::{decode_text, Suite};
+use hcl_conformance_format::suite::{decode_text, Suite};
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
 use std::path::Path;
@@ -81,7 +81,7 @@ impl FailureFile {
 
 /// A known-failure list's text. A byte that is not UTF-8, or a carriage
 /// return that does not end a CRLF line, is an error at its line and byte
-/// (`crate::suite::decode_text`): read around (lossily, or as one long
+/// (`hcl_conformance_format::suite::decode_text`): read around (lossily, or as one long
 /// comment line), the list would lose its reasons, and a list written
 /// from it would drop them for good.
 pub fn read_list(path: &Path) -> Result<String, String> {
@@ -299,8 +299,8 @@ fn short_reason(reason: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::kinds::{Expr, Input};
-    use crate::suite::{Case, Expectation, Origin, ProfileExpectation, SuiteFile};
+    use hcl_conformance_format::kinds::{Expr, Input};
+    use hcl_conformance_format::suite::{Case, Expectation, Origin, ProfileExpectation, SuiteFile};
     use std::path::PathBuf;
 
     /// A suite of one file with a case of each name; those named in

@@ -2,11 +2,11 @@
 //! reference interpreter (and, through the subprocess protocol, against any
 //! implementation), compares results and reports.
 //!
-//! It builds on two crates of this workspace, whose modules it re-exports
-//! under their own names: `hcl-conformance-format` (`format/`: the case
+//! It builds on two crates of this workspace, named in `use` lines by their
+//! own names: `hcl-conformance-format` (`runner/format/`: the case
 //! kinds, values, the protocol's wire form, areas, documents, requirements,
 //! loading the suite, and what a case needs) and `hcl-conformance-site`
-//! (`site/`: the documentation site, `show`, export and versions).
+//! (`runner/site/`: the documentation site, `show`, export and versions).
 //!
 //! Its own modules, from the bottom up (each uses only those above it):
 //! - [`reference`]: the reference interpreter, in-process.
@@ -20,11 +20,6 @@
 //! - [`matrix`]: every configured implementation over the whole suite, as
 //!   one table by area.
 //! - [`schemas`]: JSON Schemas of the protocol and of the JSON report.
-
-pub use hcl_conformance_format::{
-    areas, decoding, documents, envelope, kinds, needs, requirements, suite, values, wire,
-};
-pub use hcl_conformance_site::{docs, export, versions};
 
 pub mod compare;
 pub mod known_failures;

@@ -2,26 +2,28 @@
 //! the command line; `README.md` and `runner/PROTOCOL.md` the rest.
 
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
-use hcl_conformance::docs;
-use hcl_conformance::export::write_export;
-use hcl_conformance::known_failures::{
-    failure_list, read_list, write_list, FailureFile, KnownFailures,
-};
-use hcl_conformance::matrix::{parse_config, run_matrix, split_command};
-use hcl_conformance::needs::missing_capabilities;
-use hcl_conformance::report::Report;
-use hcl_conformance::requirements::{
+use hcl_conformance_format::needs::missing_capabilities;
+use hcl_conformance_format::profiles::{known_profile, PROFILES};
+use hcl_conformance_format::requirements::{
     check_finished, coverage, ids_settled_by, parse_finished_areas,
 };
-use hcl_conformance::run::{judge, run_cases, Implementation, RunSettings, Status};
-use hcl_conformance::subprocess::{self, ImplementationCommand, Pool, HELLO_TIMEOUT};
-use hcl_conformance::suite::{decode_text, load_embedded, load_suite, Case, Suite, SPEC_PROFILE};
-use hcl_conformance::versions::{
+use hcl_conformance_format::suite::{
+    decode_text, load_embedded, load_suite, Case, Suite, SPEC_PROFILE,
+};
+use hcl_conformance_format::terminal::escape_controls;
+use hcl_conformance_format::wire::HelloAnswer;
+use hcl_conformance_runner::known_failures::{
+    failure_list, read_list, write_list, FailureFile, KnownFailures,
+};
+use hcl_conformance_runner::matrix::{parse_config, run_matrix, split_command};
+use hcl_conformance_runner::report::Report;
+use hcl_conformance_runner::run::{judge, run_cases, Implementation, RunSettings, Status};
+use hcl_conformance_runner::subprocess::{self, ImplementationCommand, Pool, HELLO_TIMEOUT};
+use hcl_conformance_site::docs;
+use hcl_conformance_site::export::write_export;
+use hcl_conformance_site::versions::{
     describe_versions, hashes, manifests, stamp_list, suite_version, version_of_list, Changes,
 };
-use hcl_conformance::wire::HelloAnswer;
-use hcl_conformance_format::profiles::{known_profile, PROFILES};
-use hcl_conformance_format::terminal::escape_controls;
 use std::collections::BTreeSet;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -527,7 +529,7 @@ fn start_implementation(
     timeout: Option<Duration>,
 ) -> Result<(Implementation, Option<HelloAnswer>, String), ExitCode> {
     let Some(Words(words)) = words else {
-        let reference = Arc::new(|input: &_| hcl_conformance::reference::run(input));
+        let reference = Arc::new(|input: &_| hcl_conformance_runner::reference::run(input));
         return Ok((
             reference,
             None,
@@ -573,7 +575,7 @@ fn run_coverage(check: bool, suite: &Suite) -> ExitCode {
     };
     print!(
         "{}",
-        hcl_conformance::requirements::render_coverage(&sections, &finished)
+        hcl_conformance_format::requirements::render_coverage(&sections, &finished)
     );
     let problems = check_finished(&sections, &finished);
     if !check {

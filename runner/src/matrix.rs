@@ -1,7 +1,7 @@
 //! `hcl-conformance matrix`: every configured implementation, and the
 //! reference interpreter in-process as the first column, over the whole
 //! suite; one Markdown table of passed / failed / unsupported per area of
-//! the suite (`crate::areas`), per-case details as JSON, and each
+//! the suite (`hcl_conformance_format::areas`), per-case details as JSON, and each
 //! implementation's results held against its known-failure list.
 //!
 //! The configuration is TOML, a table per implementation (runner/PROTOCOL.md
@@ -15,16 +15,16 @@
 //! timeout = 10                                  # optional: seconds per case
 //! ```
 
-use crate::areas;
-use crate::kinds::{Keyword, Text};
 use crate::known_failures::{failure_list, FailureFile, KnownFailures};
 use crate::report::unsupported_by_need;
 use crate::run::{run_cases, CaseRecord, Implementation, RunSettings, Status};
 use crate::subprocess::{ImplementationCommand, Pool};
-use crate::suite::{Suite, SPEC_PROFILE};
-use crate::wire::Capabilities;
+use hcl_conformance_format::areas;
+use hcl_conformance_format::kinds::{Keyword, Text};
 use hcl_conformance_format::profiles::known_profile;
+use hcl_conformance_format::suite::{Suite, SPEC_PROFILE};
 use hcl_conformance_format::terminal::escape_controls;
+use hcl_conformance_format::wire::Capabilities;
 use indexmap::IndexMap;
 use serde::Deserialize;
 use serde_json::json;

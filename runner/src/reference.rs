@@ -1,8 +1,8 @@
 //! The reference interpreter, run in-process: one arm per case kind, each
 //! calling one public interpreter function.
 
-use crate::kinds::{self, Block, Body, Input, StaticShape, Syntax, Text};
-use crate::wire::{Attribute, ErrorAnswer, Outcome, Ty, Val};
+use hcl_conformance_format::kinds::{self, Block, Body, Input, StaticShape, Syntax, Text};
+use hcl_conformance_format::wire::{Attribute, ErrorAnswer, Outcome, Ty, Val};
 use hcl_interpreter::bodies::{self, BodyContent, ContentBlock};
 use hcl_interpreter::budget::Budget;
 use hcl_interpreter::convert::Safety;

@@ -2,12 +2,12 @@
 //! reports for machines: JSON (with a schema, `runner/schema/`), JUnit XML
 //! (for CI systems) and Markdown.
 
-use crate::areas;
 use crate::run::{CaseRecord, Status};
-use crate::suite::{Origin, Suite};
-use crate::versions::suite_version;
-use crate::wire::{HelloAnswer, PROTOCOL_VERSION};
+use hcl_conformance_format::areas;
+use hcl_conformance_format::suite::{Origin, Suite};
 use hcl_conformance_format::terminal::escape_controls;
+use hcl_conformance_format::wire::{HelloAnswer, PROTOCOL_VERSION};
+use hcl_conformance_site::versions::suite_version;
 use quick_junit::{NonSuccessKind, TestCase, TestCaseStatus, TestSuite};
 use schemars::JsonSchema;
 use serde::Serialize;
@@ -230,9 +230,9 @@ pub fn unsupported_by_need(records: &[CaseRecord]) -> BTreeMap<&str, usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::kinds::{Kind, Named};
     use crate::run::ErrorGrade;
-    use crate::suite::Origin;
+    use hcl_conformance_format::kinds::{Kind, Named};
+    use hcl_conformance_format::suite::Origin;
     use std::path::PathBuf;
 
     fn record(name: &str, status: Status, needs: &[&str]) -> CaseRecord {

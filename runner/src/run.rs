@@ -2,12 +2,12 @@
 //! against the known-failure lists.
 
 use crate::compare::{check_with, first_line, Grading};
-use crate::kinds::{Kind, Named};
 use crate::known_failures::KnownFailures;
-use crate::needs::{self, missing_capabilities};
-use crate::suite::{Case, CaseInput, Expectation};
-use crate::wire::{Capabilities, Outcome};
+use hcl_conformance_format::kinds::{Kind, Named};
+use hcl_conformance_format::needs::{self, missing_capabilities};
+use hcl_conformance_format::suite::{Case, CaseInput, Expectation};
 use hcl_conformance_format::terminal::{cut, SHOWN_BYTES, SHOWN_LINE_BYTES};
+use hcl_conformance_format::wire::{Capabilities, Outcome};
 use schemars::JsonSchema;
 use serde::Serialize;
 use std::borrow::Cow;

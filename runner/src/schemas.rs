@@ -3,9 +3,9 @@
 //! the files up to date): every protocol request and answer, the JSON
 //! report, and the export's case documents and index.
 
-use crate::export::{ExportedCase, Index};
 use crate::report::Report;
-use crate::wire::{AnswerLine, Hello, HelloAnswer, Request, RequestLine};
+use hcl_conformance_format::wire::{AnswerLine, Hello, HelloAnswer, Request, RequestLine};
+use hcl_conformance_site::export::{ExportedCase, Index};
 use schemars::{generate::SchemaSettings, JsonSchema, Schema};
 
 /// A request line: `hello`, or a case's input.

@@ -18,10 +18,12 @@
 //! registered, so that [`stop_all`] can end them on any way out of the
 //! runner.
 
-use crate::suite::CaseInput;
-use crate::wire::PROTOCOL_VERSION;
-use crate::wire::{outcome_from_answer, Capabilities, Hello, HelloAnswer, Outcome, RequestLine};
+use hcl_conformance_format::suite::CaseInput;
 use hcl_conformance_format::terminal;
+use hcl_conformance_format::wire::PROTOCOL_VERSION;
+use hcl_conformance_format::wire::{
+    outcome_from_answer, Capabilities, Hello, HelloAnswer, Outcome, RequestLine,
+};
 use nix::sys::signal::{killpg, Signal};
 use nix::unistd::Pid;
 use serde_json::Value as Json;
@@ -565,7 +567,7 @@ impl Pool {
         };
         let text = String::from_utf8_lossy(&answer);
         let shown = terminal::shown(&text, terminal::SHOWN_LINE_BYTES);
-        if let Some(duplicate) = crate::envelope::duplicate_member(&text) {
+        if let Some(duplicate) = hcl_conformance_format::envelope::duplicate_member(&text) {
             return Err(format!(
                 "its answer to `hello` is not one (runner/PROTOCOL.md § Handshake): {duplicate}: {shown}"
             ));
@@ -682,7 +684,7 @@ fn read_answer(bytes: &[u8], id: &str, input: &CaseInput) -> Result<Outcome, Str
         let shown: String = text.chars().take(200).collect();
         format!("the answer is not JSON ({e}): {shown}")
     })?;
-    if let Some(duplicate) = crate::envelope::duplicate_member(text) {
+    if let Some(duplicate) = hcl_conformance_format::envelope::duplicate_member(text) {
         return Err(format!("malformed answer: {duplicate}"));
     }
     match answer.get("id").and_then(Json::as_str) {

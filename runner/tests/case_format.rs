@@ -1,8 +1,8 @@
 //! The case format: malformed files fail with path, line and reason, and
 //! values of every kind round-trip through it.
 
-use hcl_conformance::requirements::Requirements;
-use hcl_conformance::suite::{load_file, load_suite, read_typed_value, LoadError};
+use hcl_conformance_format::requirements::Requirements;
+use hcl_conformance_format::suite::{load_file, load_suite, read_typed_value, LoadError};
 use hcl_interpreter::number::Number;
 use hcl_interpreter::typeexpr::parse_type;
 use hcl_interpreter::{Type, Value};

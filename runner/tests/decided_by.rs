@@ -15,9 +15,9 @@
 //! deciding sentence is a normative one, so each quote is one of those
 //! statements or part of one.
 
-use hcl_conformance::suite::{Case, Expectation};
 use hcl_conformance_format::documents::{Document, DOCUMENTS};
 use hcl_conformance_format::requirements::Requirements;
+use hcl_conformance_format::suite::{Case, Expectation};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -192,7 +192,7 @@ fn quote_problems(
         for quote in quotes {
             let Some(document) = cited_document(&quote.document) else {
                 problems.push(format!(
-                    "{path}: `{}` is no cited document (a spec document's file name, or a seed's title: format/src/documents.rs)",
+                    "{path}: `{}` is no cited document (a spec document's file name, or a seed's title: runner/format/src/documents.rs)",
                     quote.document
                 ));
                 continue;
@@ -358,7 +358,8 @@ fn condemnations_without_a_sentence<'a>(
 #[test]
 fn no_case_condemns_a_profile_result_without_a_sentence() {
     let root = root();
-    let suite = hcl_conformance::suite::load_suite(&root.join("suite")).expect("the suite loads");
+    let suite =
+        hcl_conformance_format::suite::load_suite(&root.join("suite")).expect("the suite loads");
     let notes = gap_notes(&root);
     let condemning = suite
         .cases()
@@ -378,7 +379,8 @@ fn no_case_condemns_a_profile_result_without_a_sentence() {
 #[test]
 fn condemnation_check_finds_a_note_without_a_sentence() {
     let root = root();
-    let suite = hcl_conformance::suite::load_suite(&root.join("suite")).expect("the suite loads");
+    let suite =
+        hcl_conformance_format::suite::load_suite(&root.join("suite")).expect("the suite loads");
     let mut notes = gap_notes(&root);
     let case = suite
         .cases()

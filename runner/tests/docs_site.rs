@@ -5,9 +5,9 @@
 //! the link check finds broken links. (`hostile_site.rs`: the site of a
 //! hostile suite.)
 
-use hcl_conformance::docs::{broken_links, render_site, results::Results};
-use hcl_conformance::documents;
-use hcl_conformance::suite::{load_suite, Suite};
+use hcl_conformance_format::documents;
+use hcl_conformance_format::suite::{load_suite, Suite};
+use hcl_conformance_site::docs::{broken_links, render_site, results::Results};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -75,7 +75,7 @@ fn ids(dir: &Path) -> BTreeMap<String, Vec<String>> {
             .unwrap()
             .to_string_lossy()
             .replace('\\', "/");
-        let (page_ids, _) = hcl_conformance::docs::ids_and_links(&read(entry.path()));
+        let (page_ids, _) = hcl_conformance_site::docs::ids_and_links(&read(entry.path()));
         for id in page_ids {
             ids.entry(id).or_default().push(page.clone());
         }
@@ -116,7 +116,7 @@ fn every_link_resolves_and_every_case_has_one_anchor() {
         .into_iter()
         .filter_map(Result::ok)
         .filter(|e| e.path().extension().is_some_and(|x| x == "html"))
-        .map(|e| hcl_conformance::docs::script_links(&read(e.path())).len())
+        .map(|e| hcl_conformance_site::docs::script_links(&read(e.path())).len())
         .sum();
     let covers: usize = suite.cases().map(|c| c.covers.len()).sum();
     assert!(
@@ -145,7 +145,7 @@ fn every_link_resolves_and_every_case_has_one_anchor() {
     assert_eq!(sections, suite.cases().count());
 
     for r in suite.requirements.iter() {
-        let page = hcl_conformance::docs::document_page(&r.doc);
+        let page = hcl_conformance_site::docs::document_page(&r.doc);
         assert!(
             ids.get(&r.id).is_some_and(|p| p.contains(&page)),
             "requirement {} has no anchor on {page}",
@@ -254,7 +254,7 @@ fn every_cited_document_has_a_title() {
     });
     for doc in cited.chain(spec_lines) {
         let d = documents::document(&doc).unwrap_or_else(|| {
-            panic!("{doc} is cited but has no entry in format/src/documents.rs")
+            panic!("{doc} is cited but has no entry in runner/format/src/documents.rs")
         });
         assert!(!d.title.is_empty() && !d.version.is_empty());
     }

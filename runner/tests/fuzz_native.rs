@@ -4,8 +4,8 @@
 //! with the type expression extension's `convert`).
 //! Bounded in iterations (not in time), so the test is deterministic.
 
-use hcl_conformance::kinds::{Input, Syntax, Text};
-use hcl_conformance::suite::{load_suite, TypedValue};
+use hcl_conformance_format::kinds::{Input, Syntax, Text};
+use hcl_conformance_format::suite::{load_suite, TypedValue};
 use hcl_interpreter::functions::FunctionTable;
 use hcl_interpreter::native::{eval_config, eval_expression, eval_template};
 use hcl_interpreter::typeexpr::{convert_entry, json_type, native_type, Mode};

@@ -5,11 +5,13 @@
 //! fail where it should, against a fake (`tests/fakes/weak.py`) that
 //! forwards to hcl-ref and weakens its answers.
 
-use hcl_conformance::kinds::{self, Block, Body, Input, Named, Text};
-use hcl_conformance::known_failures::KnownFailures;
-use hcl_conformance::run::{run_case, CaseRecord as Verdict, RunSettings, Status};
-use hcl_conformance::subprocess::{ImplementationCommand, Pool};
-use hcl_conformance::suite::{Case, CaseInput, Expectation, Expected, ExpectedValue, TypedValue};
+use hcl_conformance_format::kinds::{self, Block, Body, Input, Named, Text};
+use hcl_conformance_format::suite::{
+    Case, CaseInput, Expectation, Expected, ExpectedValue, TypedValue,
+};
+use hcl_conformance_runner::known_failures::KnownFailures;
+use hcl_conformance_runner::run::{run_case, CaseRecord as Verdict, RunSettings, Status};
+use hcl_conformance_runner::subprocess::{ImplementationCommand, Pool};
 use hcl_interpreter::number::Number;
 use hcl_interpreter::{Phase, Type, Value};
 use std::collections::BTreeMap;
@@ -152,7 +154,7 @@ fn a_case_is_unsupported_naming_every_capability_it_lacks() {
     let convert = case(
         Input::Convert(kinds::Convert {
             value: TypedValue(Value::string("1")),
-            to: hcl_conformance::suite::TypeText(Type::Number),
+            to: hcl_conformance_format::suite::TypeText(Type::Number),
         }),
         value(Type::Number, ExpectedValue::Number(number("1"))),
     );
@@ -183,8 +185,8 @@ fn typed_nulls_and_kinds_about_types_need_exact_types() {
     let unify = case(
         Input::Unify(kinds::Unify {
             types: vec![
-                hcl_conformance::suite::TypeText(Type::Number),
-                hcl_conformance::suite::TypeText(Type::String),
+                hcl_conformance_format::suite::TypeText(Type::Number),
+                hcl_conformance_format::suite::TypeText(Type::String),
             ],
         }),
         Expectation::Type(Type::String),
@@ -284,7 +286,7 @@ fn parse_only_answers_are_graded_on_parsing_alone() {
     // Other kinds are unsupported unless listed.
     let unify = case(
         Input::Unify(kinds::Unify {
-            types: vec![hcl_conformance::suite::TypeText(Type::Number)],
+            types: vec![hcl_conformance_format::suite::TypeText(Type::Number)],
         }),
         Expectation::Type(Type::Number),
     );

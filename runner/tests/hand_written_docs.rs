@@ -3,7 +3,7 @@
 //! tables render as tables, suite/README.md's folder table lists exactly
 //! the suite's folders, and a figure of the suite's size is the suite's.
 
-use hcl_conformance::suite::load_suite;
+use hcl_conformance_format::suite::load_suite;
 use std::path::{Path, PathBuf};
 
 const ROOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/..");

@@ -12,10 +12,10 @@ mod fakes;
 
 use bounded::{Bounds, Ended};
 use fakes::{is_running, total, totals, Pids};
-use hcl_conformance::subprocess::{
+use hcl_conformance_format::terminal::{thousands, SHOWN_BYTES, SHOWN_LINE_BYTES};
+use hcl_conformance_runner::subprocess::{
     MAX_ANSWER_BYTES, MAX_BUFFERED_BYTES, MAX_UNASKED_LINES, STDERR_TAIL_BYTES,
 };
-use hcl_conformance_format::terminal::{thousands, SHOWN_BYTES, SHOWN_LINE_BYTES};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -75,7 +75,7 @@ fn attack(mode: &str, filter: &str, timeout: u64, pids: &Pids) -> Ended {
 }
 
 fn cases_matching(filter: &str) -> usize {
-    let suite = hcl_conformance::suite::load_embedded().expect("the suite loads");
+    let suite = hcl_conformance_format::suite::load_embedded().expect("the suite loads");
     suite.cases().filter(|c| c.id.contains(filter)).count()
 }
 

@@ -7,7 +7,7 @@
 mod fakes;
 
 use fakes::run_cli;
-use hcl_conformance::suite::load_suite;
+use hcl_conformance_format::suite::load_suite;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;

@@ -5,10 +5,10 @@
 //! names a member twice or has two answer members; and a message quotes no
 //! more than 100 characters of what it was given.
 
-use hcl_conformance::kinds::{self, Input};
-use hcl_conformance::subprocess::{ImplementationCommand, Pool};
-use hcl_conformance::suite::CaseInput;
-use hcl_conformance::wire::Outcome;
+use hcl_conformance_format::kinds::{self, Input};
+use hcl_conformance_format::suite::CaseInput;
+use hcl_conformance_format::wire::Outcome;
+use hcl_conformance_runner::subprocess::{ImplementationCommand, Pool};
 use serde_json::{json, Value as Json};
 use std::collections::BTreeMap;
 use std::io::Write;

@@ -14,8 +14,8 @@
 //! `HOSTILE_SITE_BINARY=PATH` runs the command-line tests with another
 //! build of `hcl-conformance` (to see what an older one lets through).
 
-use hcl_conformance::docs::{self, results::Results};
-use hcl_conformance::suite::load_suite;
+use hcl_conformance_format::suite::load_suite;
+use hcl_conformance_site::docs::{self, results::Results};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -2,9 +2,9 @@
 //! `hcl-conformance matrix` (its configuration file, its table, its exit
 //! status).
 
-use hcl_conformance::areas::{area_of, OTHER};
-use hcl_conformance::matrix::parse_config;
-use hcl_conformance::suite::load_suite;
+use hcl_conformance_format::areas::{area_of, OTHER};
+use hcl_conformance_format::suite::load_suite;
+use hcl_conformance_runner::matrix::parse_config;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -201,7 +201,7 @@ fn every_case_file_and_requirement_falls_in_a_named_area() {
         assert_ne!(
             area_of(&file.spec[0]),
             OTHER,
-            "{}: add its first section (or its document) to hcl_conformance::areas::AREAS",
+            "{}: add its first section (or its document) to hcl_conformance_format::areas::AREAS",
             file.id
         );
     }

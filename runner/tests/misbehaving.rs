@@ -4,10 +4,10 @@
 mod fakes;
 
 use fakes::{run_cli, total, totals, Pids, FAKE};
-use hcl_conformance::kinds::{self, Input};
-use hcl_conformance::subprocess::{ImplementationCommand, Pool};
-use hcl_conformance::suite::{CaseInput, TypeText};
-use hcl_conformance::wire::{Outcome, Ty};
+use hcl_conformance_format::kinds::{self, Input};
+use hcl_conformance_format::suite::{CaseInput, TypeText};
+use hcl_conformance_format::wire::{Outcome, Ty};
+use hcl_conformance_runner::subprocess::{ImplementationCommand, Pool};
 use hcl_interpreter::Type;
 use std::os::unix::process::ExitStatusExt;
 use std::path::Path;
@@ -200,7 +200,7 @@ fn reports_are_written_in_every_format() {
     let json: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(path("json")).unwrap()).unwrap();
     let suite_dir = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../suite"));
-    let suite = hcl_conformance::suite::load_suite(suite_dir).expect("the suite loads");
+    let suite = hcl_conformance_format::suite::load_suite(suite_dir).expect("the suite loads");
     let in_file = suite
         .cases()
         .filter(|c| c.id.starts_with("unification/tuples::"))
@@ -313,7 +313,7 @@ fn wait_at_most(child: &mut std::process::Child, limit: Duration) -> Option<Exit
 
 /// How many cases of the suite have `filter` in their id.
 fn cases_matching(suite_dir: &Path, filter: &str) -> usize {
-    let suite = hcl_conformance::suite::load_suite(suite_dir).expect("the suite loads");
+    let suite = hcl_conformance_format::suite::load_suite(suite_dir).expect("the suite loads");
     suite.cases().filter(|c| c.id.contains(filter)).count()
 }
 

@@ -1,10 +1,10 @@
 //! Every case of the suite can fail: for each case, a changed expectation is
 //! caught by the comparison against the reference interpreter's outcome.
 
-use hcl_conformance::compare::check;
-use hcl_conformance::kinds::{Pair, StaticShape};
-use hcl_conformance::reference;
-use hcl_conformance::suite::{load_suite, Expectation, Expected, ExpectedValue};
+use hcl_conformance_format::kinds::{Pair, StaticShape};
+use hcl_conformance_format::suite::{load_suite, Expectation, Expected, ExpectedValue};
+use hcl_conformance_runner::compare::check;
+use hcl_conformance_runner::reference;
 use hcl_interpreter::number::Number;
 use hcl_interpreter::{Phase, Type};
 use std::path::Path;

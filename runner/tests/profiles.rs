@@ -3,8 +3,8 @@
 //! cite, and each oracle's Go module file pins the library versions the
 //! profile claims.
 
-use hcl_conformance::suite::load_suite;
 use hcl_conformance_format::profiles::{PROFILES, SPEC_PROFILE};
+use hcl_conformance_format::suite::load_suite;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 

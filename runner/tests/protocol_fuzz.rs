@@ -13,10 +13,10 @@
 //!   writes the request that caused it to `protocol-fuzz-failure.json` in
 //!   the test's temporary folder.
 
-use hcl_conformance::envelope;
-use hcl_conformance::kinds::{Keyword, Kind, MAX_DEPTH};
-use hcl_conformance::suite::load_suite;
-use hcl_conformance::wire::{self, RequestLine};
+use hcl_conformance_format::envelope;
+use hcl_conformance_format::kinds::{Keyword, Kind, MAX_DEPTH};
+use hcl_conformance_format::suite::load_suite;
+use hcl_conformance_format::wire::{self, RequestLine};
 use serde::Deserialize;
 use serde_json::{json, Value as Json};
 use std::io::{BufRead, BufReader, Write};

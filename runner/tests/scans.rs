@@ -2,8 +2,8 @@
 //! flow collections nest (before its YAML is parsed), and the number
 //! literals of a case's source (to tell whether it needs big numbers).
 
-use hcl_conformance::needs::{is_big, number_literals};
-use hcl_conformance::suite::yaml::flow_nesting_exceeds;
+use hcl_conformance_format::needs::{is_big, number_literals};
+use hcl_conformance_format::suite::yaml::flow_nesting_exceeds;
 use hcl_interpreter::native::lexer::StartMode;
 use hcl_interpreter::number::Number;
 

@@ -4,7 +4,7 @@
 //! follow them. `HCL_CONFORMANCE_WRITE_SCHEMAS=1 cargo test --test schemas`
 //! writes them anew.
 
-use hcl_conformance::schemas::schemas;
+use hcl_conformance_runner::schemas::schemas;
 use serde_json::Value as Json;
 use std::path::Path;
 use std::process::Command;

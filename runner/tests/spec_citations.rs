@@ -105,7 +105,12 @@ fn every_cited_heading_exists() {
     let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
     let mut missing = Vec::new();
     let mut checked = 0;
-    for dir in ["interpreter/src", "format/src", "site/src", "runner/src"] {
+    for dir in [
+        "interpreter/src",
+        "runner/format/src",
+        "runner/site/src",
+        "runner/src",
+    ] {
         for entry in walkdir::WalkDir::new(root.join(dir))
             .into_iter()
             .filter_map(Result::ok)
@@ -136,7 +141,8 @@ fn every_cited_heading_exists() {
 #[test]
 fn every_case_a_note_names_exists() {
     let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
-    let suite = hcl_conformance::suite::load_suite(&root.join("suite")).expect("the suite loads");
+    let suite =
+        hcl_conformance_format::suite::load_suite(&root.join("suite")).expect("the suite loads");
     let ids: BTreeSet<&str> = suite.cases().map(|c| c.id.as_str()).collect();
     let mut missing = Vec::new();
     for entry in walkdir::WalkDir::new(root.join("spec-notes/gaps"))
@@ -179,7 +185,7 @@ fn note_line<'a>(text: &'a str, name: &str) -> Option<Vec<&'a str>> {
 /// whose `Cases:` line names the case; and every note has a `Requirements:`
 /// line naming at least one requirement.
 fn bookkeeping_problems<'a>(
-    cases: impl Iterator<Item = &'a hcl_conformance::suite::Case>,
+    cases: impl Iterator<Item = &'a hcl_conformance_format::suite::Case>,
     notes: &BTreeMap<String, String>,
 ) -> Vec<String> {
     let mut problems = Vec::new();
@@ -212,7 +218,8 @@ fn bookkeeping_problems<'a>(
 #[test]
 fn notes_name_their_profiled_cases_and_requirements() {
     let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
-    let suite = hcl_conformance::suite::load_suite(&root.join("suite")).expect("the suite loads");
+    let suite =
+        hcl_conformance_format::suite::load_suite(&root.join("suite")).expect("the suite loads");
     let notes = gap_notes(root);
     let profiled = suite.cases().filter(|c| !c.profiles.is_empty()).count();
     assert!(profiled > 100, "only {profiled} profiled cases found");
@@ -225,7 +232,8 @@ fn notes_name_their_profiled_cases_and_requirements() {
 #[test]
 fn bookkeeping_check_finds_a_planted_omission() {
     let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
-    let suite = hcl_conformance::suite::load_suite(&root.join("suite")).expect("the suite loads");
+    let suite =
+        hcl_conformance_format::suite::load_suite(&root.join("suite")).expect("the suite loads");
     let mut notes = gap_notes(root);
     let case = suite
         .cases()

@@ -2,16 +2,16 @@
 //! summary per area: the same run as `hcl-conformance` with no arguments.
 //! Also checks that the coverage of the finished areas is complete.
 
-use hcl_conformance::kinds::Keyword;
-use hcl_conformance::known_failures::KnownFailures;
-use hcl_conformance::reference;
-use hcl_conformance::report::Report;
-use hcl_conformance::requirements::{
+use hcl_conformance_format::kinds::Keyword;
+use hcl_conformance_format::requirements::{
     check_finished, coverage, finished_areas, ids_settled_by_notes,
 };
-use hcl_conformance::run::{run_case, CaseRecord, RunSettings};
-use hcl_conformance::suite::{load_suite, SPEC_PROFILE};
-use hcl_conformance::wire::Outcome;
+use hcl_conformance_format::suite::{load_suite, SPEC_PROFILE};
+use hcl_conformance_format::wire::Outcome;
+use hcl_conformance_runner::known_failures::KnownFailures;
+use hcl_conformance_runner::reference;
+use hcl_conformance_runner::report::Report;
+use hcl_conformance_runner::run::{run_case, CaseRecord, RunSettings};
 use hcl_interpreter::Diagnostic;
 use std::collections::BTreeSet;
 use std::path::Path;

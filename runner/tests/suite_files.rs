@@ -2,10 +2,10 @@
 //! `cargo test -- conversion` filters by path. Every case of a file runs, and
 //! every failing case is reported with its own diff.
 
-use hcl_conformance::reference;
-use hcl_conformance::requirements::Requirements;
-use hcl_conformance::run::{judge, Status};
-use hcl_conformance::suite::{load_file, SPEC_PROFILE};
+use hcl_conformance_format::requirements::Requirements;
+use hcl_conformance_format::suite::{load_file, SPEC_PROFILE};
+use hcl_conformance_runner::reference;
+use hcl_conformance_runner::run::{judge, Status};
 use std::path::Path;
 
 fn suite_dir() -> &'static Path {

@@ -9,8 +9,8 @@
 //! version's manifest instead (while that version is not yet on main); both
 //! write `CHANGELOG.md` anew.
 
-use hcl_conformance::suite::load_suite;
-use hcl_conformance::versions::{
+use hcl_conformance_format::suite::load_suite;
+use hcl_conformance_site::versions::{
     changelog, check_bump, hashes, list_header, manifest_path, manifests, parse_manifest,
     render_manifest, stamp_list, suite_version, version_of_list, Changes, Hashes, Manifest,
 };

@@ -7,14 +7,14 @@
 //! it cannot read. It never stops serving because of what a request holds.
 
 use clap::{CommandFactory, FromArgMatches, Parser};
-use hcl_conformance::decoding::{json_within, with_request_budget, within_request_budget};
-use hcl_conformance::envelope::{check_hello, duplicate_member, json_kind};
-use hcl_conformance::kinds::{Body, Keyword, Kind};
-use hcl_conformance::reference;
-use hcl_conformance::wire::{
+use hcl_conformance_format::decoding::{json_within, with_request_budget, within_request_budget};
+use hcl_conformance_format::envelope::{check_hello, duplicate_member, json_kind};
+use hcl_conformance_format::kinds::{Body, Keyword, Kind};
+use hcl_conformance_format::wire::{
     read_request, version, AnswerLine, Attribute, Capabilities, ErrorAnswer, Hello, HelloAnswer,
     Outcome, PROTOCOL_VERSION,
 };
+use hcl_conformance_runner::reference;
 use hcl_interpreter::budget::{text_bytes, Budget, BudgetExceeded};
 use hcl_interpreter::diagnostic::shown;
 use hcl_interpreter::large_stack::{self, Failure};

@@ -9,10 +9,10 @@ use super::html::{escape, fragment, href, styled, Page};
 use super::markdown;
 use super::notation::{self, Cell, Rows};
 use super::Context;
-use crate::documents;
-use crate::kinds::Keyword;
-use crate::requirements::Requirement;
-use crate::suite::{Case, Expectation, SuiteFile};
+use hcl_conformance_format::documents;
+use hcl_conformance_format::kinds::Keyword;
+use hcl_conformance_format::requirements::Requirement;
+use hcl_conformance_format::suite::{Case, Expectation, SuiteFile};
 use std::fmt::Write as _;
 
 /// The range an expectation pins, if it is an error (the first pinned

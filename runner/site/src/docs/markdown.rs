@@ -88,7 +88,7 @@ fn linkify(text: &str, links: &Links) -> Option<String> {
         let trimmed = word.trim_end_matches(['.', ':']);
         // A cited document by file name (`002_e701fb6c663d6b71.txt`) shows
         // as its title, linked to its page.
-        let document = crate::documents::document(trimmed);
+        let document = hcl_conformance_format::documents::document(trimmed);
         let label = document.map_or(trimmed, |d| d.title);
         let link = match document {
             Some(d) => Some(format!(

@@ -11,7 +11,7 @@
 //! expectations (or inputs) are corrected.
 
 use crate::export::case_hash;
-use crate::suite::Suite;
+use hcl_conformance_format::suite::Suite;
 use semver::Version;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -37,7 +37,7 @@ pub fn suite_version(suite: &Suite) -> Option<Version> {
 
 /// The version of the suite built into the runner.
 pub fn embedded_version() -> Option<Version> {
-    let paths = crate::suite::embedded_paths();
+    let paths = hcl_conformance_format::suite::embedded_paths();
     paths.filter_map(version_of_path).max()
 }
 
@@ -49,7 +49,7 @@ pub fn describe_versions() -> &'static str {
         format!(
             "{} (suite {suite}, protocol {})",
             env!("CARGO_PKG_VERSION"),
-            crate::wire::PROTOCOL_VERSION
+            hcl_conformance_format::wire::PROTOCOL_VERSION
         )
     });
     &VERSIONS

@@ -60,7 +60,7 @@ pub enum Origin {
     /// A suite folder (`--suite DIR`), its notes in `DIR/../spec-notes`.
     Dir(PathBuf),
     /// The suite embedded in the runner when it was built
-    /// (`format/build.rs`).
+    /// (`runner/format/build.rs`).
     Embedded,
 }
 
@@ -88,10 +88,10 @@ impl Suite {
 /// an installed runner need not find any more: it runs the embedded suite,
 /// [`load_embedded`]). For tests and tools that read the suite's files.
 pub fn find_suite_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../suite")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../suite")
 }
 
-/// Loads the suite embedded in the runner (`format/build.rs`), reporting
+/// Loads the suite embedded in the runner (`runner/format/build.rs`), reporting
 /// every problem found (none, since the runner's tests load the same files).
 pub fn load_embedded() -> Result<Suite, Vec<LoadError>> {
     let texts = super::embedded::FILES

@@ -1,5 +1,5 @@
 //! Embeds the suite in the runner, so that an installed `hcl-conformance`
-//! runs it from any folder (`format/src/suite/embedded.rs`).
+//! runs it from any folder (`runner/format/src/suite/embedded.rs`).
 //!
 //! Writes `$OUT_DIR/embedded_suite.rs`: every text file of the repository's
 //! `suite/` folder (case files, requirements, overrides, finished areas,
@@ -19,7 +19,7 @@ const EMBEDDED: &[(&str, &[&str])] = &[
 
 fn main() {
     let manifest_dir = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").unwrap_or_default());
-    let root = manifest_dir.join("..");
+    let root = manifest_dir.join("../..");
     let mut entries = Vec::new();
     for (folder, endings) in EMBEDDED {
         let dir = root.join(folder);

@@ -1,7 +1,7 @@
 //! The results of implementations: `matrix-details.json`, as
 //! `hcl-conformance matrix` writes it (`crate::matrix::render_details`).
 
-use crate::suite::Suite;
+use hcl_conformance_format::suite::Suite;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::Path;

@@ -12,7 +12,3 @@
 pub mod docs;
 pub mod export;
 pub mod versions;
-
-pub(crate) use hcl_conformance_format::{
-    areas, documents, kinds, needs, requirements, suite, wire,
-};

@@ -6,9 +6,9 @@
 //! Spec: hclsyntax-spec.md § Expressions (the notation of values);
 //! ext-typeexpr-README.md § Type Expression Syntax (the notation of types).
 
-use crate::kinds::{Body, Input, StaticShape};
-use crate::suite::{CaseInput, Expectation, Expected, ExpectedValue};
-use crate::wire::{Attribute, Outcome};
+use hcl_conformance_format::kinds::{Body, Input, StaticShape};
+use hcl_conformance_format::suite::{CaseInput, Expectation, Expected, ExpectedValue};
+use hcl_conformance_format::wire::{Attribute, Outcome};
 use hcl_interpreter::native::lexer::{is_id_continue, is_id_start};
 use hcl_interpreter::{Type, Value};
 use std::collections::BTreeMap;
@@ -290,7 +290,10 @@ fn row(rows: &mut Rows, label: &str, text: Styled) {
     rows.push((label.to_string(), Cell::Text(text)));
 }
 
-fn variables(rows: &mut Rows, vars: &BTreeMap<crate::kinds::Text, crate::suite::TypedValue>) {
+fn variables(
+    rows: &mut Rows,
+    vars: &BTreeMap<hcl_conformance_format::kinds::Text, hcl_conformance_format::suite::TypedValue>,
+) {
     for (name, v) in vars {
         let mut s = Styled::default();
         s.push(Style::Name, name.0.clone());
@@ -302,8 +305,9 @@ fn variables(rows: &mut Rows, vars: &BTreeMap<crate::kinds::Text, crate::suite::
 
 /// The source text of an input and how it is read, if it has one.
 pub fn source_of(input: &CaseInput) -> Option<(&str, SourceKind)> {
-    let json =
-        |syntax: &crate::kinds::Named<crate::kinds::Syntax>| syntax.0 == crate::kinds::Syntax::Json;
+    let json = |syntax: &hcl_conformance_format::kinds::Named<
+        hcl_conformance_format::kinds::Syntax,
+    >| syntax.0 == hcl_conformance_format::kinds::Syntax::Json;
     match input {
         Input::Expr(e) => Some((&e.expr, SourceKind::Expression)),
         Input::Template(t) => Some((&t.template, SourceKind::Template)),
@@ -326,7 +330,7 @@ pub fn input(input: &CaseInput) -> Rows {
             rows.push((label.to_string(), Cell::Source(text.to_string(), kind)));
         }
     };
-    let words = |items: &[crate::kinds::Text]| {
+    let words = |items: &[hcl_conformance_format::kinds::Text]| {
         items
             .iter()
             .map(|t| t.0.as_str())
@@ -398,8 +402,8 @@ pub fn input(input: &CaseInput) -> Rows {
         }
         Input::Config(c) => {
             let label = match c.syntax.0 {
-                crate::kinds::Syntax::Json => "JSON configuration",
-                crate::kinds::Syntax::Native => "configuration",
+                hcl_conformance_format::kinds::Syntax::Json => "JSON configuration",
+                hcl_conformance_format::kinds::Syntax::Native => "configuration",
             };
             source(&mut rows, label);
             variables(&mut rows, &c.variables);
@@ -435,7 +439,7 @@ pub fn input(input: &CaseInput) -> Rows {
 }
 
 /// A body schema, as the case file writes it (YAML flow style).
-fn schema_text(schema: &crate::kinds::Schema) -> Styled {
+fn schema_text(schema: &hcl_conformance_format::kinds::Schema) -> Styled {
     let json = serde_json::to_value(schema).unwrap_or_default();
     let yaml = serde_norway::to_string(&json).unwrap_or_default();
     Styled::plain(yaml.trim_end().to_string())
@@ -485,7 +489,7 @@ fn body_text<A>(b: &Body<A>, attribute: &dyn Fn(&A) -> Styled) -> Styled {
 }
 
 fn static_shape(shape: &StaticShape) -> (String, Styled) {
-    let code = |t: &crate::kinds::Text| Styled(vec![(Style::Plain, t.0.clone())]);
+    let code = |t: &hcl_conformance_format::kinds::Text| Styled(vec![(Style::Plain, t.0.clone())]);
     let join = |items: Vec<Styled>, separator: &str| {
         let mut s = Styled::default();
         for (i, item) in items.into_iter().enumerate() {

@@ -8,11 +8,11 @@
 
 use super::notation::{self, Cell, Rows};
 use super::Context;
-use crate::documents;
-use crate::kinds::Keyword;
-use crate::suite::{Case, Expectation};
-use crate::wire::Outcome;
+use hcl_conformance_format::documents;
+use hcl_conformance_format::kinds::Keyword;
+use hcl_conformance_format::suite::{Case, Expectation};
 use hcl_conformance_format::terminal::{cut, escape_controls, SHOWN_BYTES};
+use hcl_conformance_format::wire::Outcome;
 use std::fmt::Write as _;
 
 /// How a character shows in a terminal: invisible ones as marks.

@@ -7,10 +7,12 @@ use super::html::{escape, fragment, href, Page};
 use super::markdown;
 use super::results::{Implementation, Results, Verdict};
 use super::{cited_documents, document_page, file_page, implementation_page, suite_page, Context};
-use crate::areas;
-use crate::documents;
-use crate::requirements::{coverage as coverage_of, finished_areas, SectionCoverage};
-use crate::suite::Case;
+use hcl_conformance_format::areas;
+use hcl_conformance_format::documents;
+use hcl_conformance_format::requirements::{
+    coverage as coverage_of, finished_areas, SectionCoverage,
+};
+use hcl_conformance_format::suite::Case;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
@@ -49,7 +51,7 @@ fn files_citing<'a>(
     context: &'a Context,
     doc: &str,
     anchor: &str,
-) -> Vec<&'a crate::suite::SuiteFile> {
+) -> Vec<&'a hcl_conformance_format::suite::SuiteFile> {
     let citation = format!("{doc}#{anchor}");
     context
         .suite
@@ -172,7 +174,11 @@ the README's CI section has a complete adapter and script.</p>\
 
 /// A requirement: its id, kind and text, its ambiguity and notes, and the
 /// cases that cover it, grouped by file.
-fn requirement_html(context: &Context, r: &crate::requirements::Requirement, out: &mut String) {
+fn requirement_html(
+    context: &Context,
+    r: &hcl_conformance_format::requirements::Requirement,
+    out: &mut String,
+) {
     let testable = if r.testable {
         ""
     } else {

@@ -9,11 +9,13 @@
 //! `export-index.schema.json` for the index); `README.md` § The suite as
 //! data describes how a harness uses it.
 
-use crate::kinds::{Body, Kind, Named, StaticShape, Syntax};
-use crate::needs::{case_features, case_syntax};
-use crate::suite::{Case, Expectation, ExpectedValue, Suite, SuiteFile};
-use crate::wire::{type_to_json, Hello, Request, RequestLine, Ty, PROTOCOL_VERSION};
+use hcl_conformance_format::kinds::{Body, Kind, Named, StaticShape, Syntax};
+use hcl_conformance_format::needs::{case_features, case_syntax};
 use hcl_conformance_format::profiles::PROFILES;
+use hcl_conformance_format::suite::{Case, Expectation, ExpectedValue, Suite, SuiteFile};
+use hcl_conformance_format::wire::{
+    type_to_json, Hello, Request, RequestLine, Ty, PROTOCOL_VERSION,
+};
 use hcl_interpreter::convert::Safety;
 use hcl_interpreter::{Phase, Type};
 use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
@@ -340,7 +342,7 @@ fn map_body<A, B>(body: &Body<A>, f: &dyn Fn(&A) -> B) -> Body<B> {
         blocks: body
             .blocks
             .iter()
-            .map(|b| crate::kinds::Block {
+            .map(|b| hcl_conformance_format::kinds::Block {
                 type_name: b.type_name.clone(),
                 labels: b.labels.clone(),
                 body: map_body(&b.body, f),
@@ -761,7 +763,7 @@ fn write_documents(
             kind: "hello".into(),
             protocol: PROTOCOL_VERSION,
         },
-        parse_only_kinds: crate::wire::PARSED_KINDS
+        parse_only_kinds: hcl_conformance_format::wire::PARSED_KINDS
             .iter()
             .copied()
             .map(Named)

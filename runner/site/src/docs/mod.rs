@@ -47,9 +47,9 @@ pub mod show;
 mod case_page;
 mod pages;
 
-use crate::documents;
-use crate::requirements::notes_by_requirement;
-use crate::suite::{Case, Suite, SuiteFile};
+use hcl_conformance_format::documents;
+use hcl_conformance_format::requirements::notes_by_requirement;
+use hcl_conformance_format::suite::{Case, Suite, SuiteFile};
 use html::Page;
 use markdown::Links;
 use results::Results;
