@@ -4,7 +4,8 @@
 //! it calls for, keeping the reasons already written.
 
 use crate::compare::first_line;
-use hcl_conformance_format::suite::{decode_text, Suite};
+use crate::verdict::{CaseRecord, Status};
+use hcl_conformance_format::suite::{decode_text, Case, Suite};
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
 use std::path::Path;
@@ -238,6 +239,38 @@ impl KnownFailures {
 
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
+    }
+
+    /// The verdict once the list is taken into account: a listed failure is
+    /// expected; a listed case that passed, or (listed by hand) that the
+    /// implementation cannot run, is an unexpected pass: the list must shrink.
+    pub fn verdict(&self, case: &Case, record: CaseRecord) -> CaseRecord {
+        let Some(listing) = self.listing(&case.id) else {
+            return record;
+        };
+        let (place, reason) = (&listing.place, &listing.reason);
+        let how = match record.status {
+            s if s.is_failure() => {
+                let message = format!("expected failure ({place}: {reason})\n{}", record.message);
+                return CaseRecord {
+                    status: Status::ExpectedFailure,
+                    message,
+                    ..record
+                };
+            }
+            Status::Passed => "passed".to_string(),
+            Status::Unsupported if listing.by_hand => format!("is {}", record.message),
+            _ => return record,
+        };
+        let (location, id) = (case.location(), &case.id);
+        CaseRecord {
+            status: Status::UnexpectedPass,
+            message: format!(
+                "{location}: case {id} {how}, but {place} lists it as an expected failure ({reason}): remove it from the list"
+            ),
+            reason: format!("listed as an expected failure, but {how}"),
+            ..record
+        }
     }
 }
 

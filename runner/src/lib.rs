@@ -13,9 +13,10 @@
 //! - [`compare`]: expected against actual, with the first difference and a
 //!   diff.
 //! - [`subprocess`]: an implementation behind the protocol.
+//! - [`verdict`]: how a case fared, and judging an outcome.
 //! - [`known_failures`]: the lists of cases an implementation is known to
 //!   fail.
-//! - [`run`]: runs cases and judges them.
+//! - [`run`]: runs cases: needs, the answer, the verdict, the list.
 //! - [`report`]: the summary, and JSON, JUnit and Markdown reports.
 //! - [`matrix`]: every configured implementation over the whole suite, as
 //!   one table by area.
@@ -29,3 +30,4 @@ pub mod report;
 pub mod run;
 pub mod schemas;
 pub mod subprocess;
+pub mod verdict;

@@ -17,8 +17,9 @@ use hcl_conformance_runner::known_failures::{
 };
 use hcl_conformance_runner::matrix::{parse_config, run_matrix, split_command};
 use hcl_conformance_runner::report::Report;
-use hcl_conformance_runner::run::{judge, run_cases, Implementation, RunSettings, Status};
+use hcl_conformance_runner::run::{run_cases, Implementation, RunSettings};
 use hcl_conformance_runner::subprocess::{self, ImplementationCommand, Pool, HELLO_TIMEOUT};
+use hcl_conformance_runner::verdict::{judge, Status};
 use hcl_conformance_site::docs;
 use hcl_conformance_site::export::write_export;
 use hcl_conformance_site::versions::{

@@ -17,8 +17,9 @@
 
 use crate::known_failures::{failure_list, FailureFile, KnownFailures};
 use crate::report::unsupported_by_need;
-use crate::run::{run_cases, CaseRecord, Implementation, RunSettings, Status};
+use crate::run::{run_cases, Implementation, RunSettings};
 use crate::subprocess::{ImplementationCommand, Pool};
+use crate::verdict::{CaseRecord, Status};
 use hcl_conformance_format::areas;
 use hcl_conformance_format::kinds::{Keyword, Text};
 use hcl_conformance_format::profiles::known_profile;

@@ -2,7 +2,7 @@
 //! reports for machines: JSON (with a schema, `runner/schema/`), JUnit XML
 //! (for CI systems) and Markdown.
 
-use crate::run::{CaseRecord, Status};
+use crate::verdict::{CaseRecord, Status};
 use hcl_conformance_format::areas;
 use hcl_conformance_format::suite::{Origin, Suite};
 use hcl_conformance_format::terminal::escape_controls;
@@ -230,7 +230,7 @@ pub fn unsupported_by_need(records: &[CaseRecord]) -> BTreeMap<&str, usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::run::ErrorGrade;
+    use crate::verdict::ErrorGrade;
     use hcl_conformance_format::kinds::{Kind, Named};
     use hcl_conformance_format::suite::Origin;
     use std::path::PathBuf;

@@ -10,8 +10,9 @@ use hcl_conformance_format::suite::{
     Case, CaseInput, Expectation, Expected, ExpectedValue, TypedValue,
 };
 use hcl_conformance_runner::known_failures::KnownFailures;
-use hcl_conformance_runner::run::{run_case, CaseRecord as Verdict, RunSettings, Status};
+use hcl_conformance_runner::run::{run_case, RunSettings};
 use hcl_conformance_runner::subprocess::{ImplementationCommand, Pool};
+use hcl_conformance_runner::verdict::{CaseRecord as Verdict, Status};
 use hcl_interpreter::number::Number;
 use hcl_interpreter::{Phase, Type, Value};
 use std::collections::BTreeMap;

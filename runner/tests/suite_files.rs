@@ -5,7 +5,7 @@
 use hcl_conformance_format::requirements::Requirements;
 use hcl_conformance_format::suite::{load_file, SPEC_PROFILE};
 use hcl_conformance_runner::reference;
-use hcl_conformance_runner::run::{judge, Status};
+use hcl_conformance_runner::verdict::{judge, Status};
 use std::path::Path;
 
 fn suite_dir() -> &'static Path {
