@@ -161,7 +161,7 @@ fn case_html(context: &Context, case: &Case, out: &mut String) {
         // Each text is quoted once, at the page's end (`spec_texts`), with
         // its section, under the anchor `r:ID`; the site's script links
         // each id to it and shows the text here too
-        // (`super::REQUIREMENT_LIST`). The paragraph's end tag is optional.
+        // (`super::links::REQUIREMENT_LIST`). The paragraph's end tag is optional.
         out.push_str("<p class=rs>");
         for (i, id) in case.covers.iter().enumerate() {
             if i > 0 {

@@ -45,7 +45,7 @@ impl Links {
     pub fn requirement_link(&self, id: &str, content: &str) -> Option<String> {
         let page = self.requirements.get(id)?;
         Some(match *page == super::requirement_page(id) {
-            true => format!("{}{content}</a>", super::REQUIREMENT_REFERENCE),
+            true => format!("{}{content}</a>", super::links::REQUIREMENT_REFERENCE),
             false => format!("<a href=\"{}\">{content}</a>", href(page, Some(id))),
         })
     }
@@ -124,7 +124,7 @@ fn link_target(dest: &str, base: Option<&str>, links: &Links) -> Option<String> 
         // A text that is no note (a requirement's, from its document)
         // loses its links within that document.
         None => base
-            .and_then(|b| super::join_path(b, dest))
+            .and_then(|b| super::links::join_path(b, dest))
             .and_then(|p| links.note(&p)),
     }
 }

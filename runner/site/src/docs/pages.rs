@@ -234,7 +234,7 @@ fn requirement_html(
                 .push(case);
         }
         // The site's script leads each list with its file's name, linked,
-        // and links each name (`super::CASE_LIST`).
+        // and links each name (`super::links::CASE_LIST`).
         for (file, cases) in by_file {
             let _ = write!(out, "<li data-f=\"{}\">", escape(file));
             for (i, case) in cases.iter().enumerate() {
