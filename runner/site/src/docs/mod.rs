@@ -332,8 +332,8 @@ pub fn render_site(suite: &Suite, results: Option<&Results>) -> Result<Site, Str
     let has_matrix = results.is_some();
     let mut files: Vec<(String, String)> = pages
         .iter()
-        .map(|p| (p.path.clone(), p.render(has_matrix)))
-        .collect();
+        .map(|p| Ok((p.path.clone(), p.render(has_matrix)?)))
+        .collect::<Result<_, String>>()?;
     files.push(("assets/style.css".into(), STYLE.into()));
     files.push(("assets/site.js".into(), SCRIPT.into()));
     files.push((
