@@ -10,6 +10,7 @@
 //! for a path built from a name, through [`segment`].
 
 use super::notation::{Style, Styled};
+use askama::filters::Safe;
 use askama::Template;
 use std::fmt::Write as _;
 
@@ -195,6 +196,12 @@ pub fn href(path: &str, anchor: Option<&str>) -> String {
         out.push_str(&fragment(a));
     }
     out
+}
+
+/// [`href`] as a value the templates write as it is ([`Safe`]): a link
+/// the site made, of the root marker and percent-encoded characters.
+pub fn link(path: &str, anchor: Option<&str>) -> Safe<String> {
+    Safe(href(path, anchor))
 }
 
 /// The longest name of a file or folder the site writes (below the 255

@@ -315,18 +315,18 @@ fn check_names(suite: &Suite, results: Option<&Results>, pages: &[Page]) -> Resu
 pub fn render_site(suite: &Suite, results: Option<&Results>) -> Result<Site, String> {
     let context = Context::new(suite, results)?;
     let mut pages: Vec<Page> = Vec::new();
-    pages.push(pages::home(&context));
-    pages.extend(pages::spec_pages(&context));
-    pages.push(pages::suite_index(&context));
+    pages.push(pages::home(&context)?);
+    pages.extend(pages::spec_pages(&context)?);
+    pages.push(pages::suite_index(&context)?);
     for file in &suite.files {
         pages.push(case_page::file_page(&context, file));
     }
-    pages.extend(pages::note_pages(&context));
-    pages.push(pages::coverage(&context));
-    pages.push(pages::search_page());
+    pages.extend(pages::note_pages(&context)?);
+    pages.push(pages::coverage(&context)?);
+    pages.push(pages::search_page()?);
     if let Some(results) = results {
-        pages.push(pages::matrix(&context, results));
-        pages.extend(pages::implementation_pages(&context, results));
+        pages.push(pages::matrix(&context, results)?);
+        pages.extend(pages::implementation_pages(&context, results)?);
     }
     check_names(suite, results, &pages)?;
     let has_matrix = results.is_some();
