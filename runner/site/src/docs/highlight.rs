@@ -8,8 +8,9 @@
 //! hclsyntax-spec.md § Lexical Elements; json-spec.md § HCL JSON Syntax
 //! Specification (JSON text, RFC 8259).
 
-use super::html::escape_into;
+use super::html::visible;
 use super::notation::SourceKind;
+use askama::Template;
 use hcl_interpreter::native::lexer::{Lexer, StartMode, TokenKind};
 
 /// The classes of `style.css`, and what they mark. Identifiers and
@@ -248,11 +249,31 @@ fn json_segments(source: &str) -> Vec<(usize, usize, &'static str)> {
     merge(segments)
 }
 
+/// Highlighted source text as HTML (`templates/source.html`).
+#[derive(Template)]
+#[template(path = "source.html")]
+pub struct Highlighted<'a> {
+    pieces: Vec<Piece<'a>>,
+    /// An empty range at the source's end: a caret after the last piece.
+    caret_at_end: bool,
+}
+
+/// A piece of highlighted source: text of one class, wholly inside or
+/// outside the marked range.
+struct Piece<'a> {
+    /// A caret (an empty marked range) before it.
+    caret: bool,
+    marked: bool,
+    /// Its class; empty for text of the page's own style.
+    class: &'static str,
+    text: &'a str,
+}
+
 /// Source text as HTML (preformatted content): highlighted, each token's
 /// text in an `i` element of its class (`style.css` sets it upright: the
 /// shortest element to carry a class), and the byte range `mark` (an
 /// expected error's range) marked; an empty range is a caret.
-pub fn highlight(source: &str, kind: SourceKind, mark: Option<(usize, usize)>) -> String {
+pub fn highlight(source: &str, kind: SourceKind, mark: Option<(usize, usize)>) -> Highlighted<'_> {
     let segments = match kind {
         SourceKind::Expression | SourceKind::Config => {
             native_segments(source, StartMode::ConfigFile)
@@ -269,7 +290,7 @@ pub fn highlight(source: &str, kind: SourceKind, mark: Option<(usize, usize)>) -
             })
             .collect(),
     );
-    let mut out = String::with_capacity(source.len() * 2);
+    let mut pieces = Vec::with_capacity(segments.len());
     let mut caret_done = false;
     for (start, end, class) in segments {
         let mut cuts = vec![start, end];
@@ -280,36 +301,20 @@ pub fn highlight(source: &str, kind: SourceKind, mark: Option<(usize, usize)>) -
         cuts.dedup();
         for pair in cuts.windows(2) {
             let (a, b) = (pair[0], pair[1]);
-            if let Some((ms, me)) = mark {
-                if ms == me && ms == a && !caret_done {
-                    out.push_str("<mark class=at></mark>");
-                    caret_done = true;
-                }
-            }
-            let marked = mark.is_some_and(|(ms, me)| ms < me && a >= ms && b <= me);
-            if marked {
-                out.push_str("<mark>");
-            }
-            if class.is_empty() {
-                escape_into(&mut out, &source[a..b], true);
-            } else {
-                out.push_str("<i class=");
-                out.push_str(class);
-                out.push('>');
-                escape_into(&mut out, &source[a..b], true);
-                out.push_str("</i>");
-            }
-            if marked {
-                out.push_str("</mark>");
-            }
+            let caret = mark.is_some_and(|(ms, me)| ms == me && ms == a && !caret_done);
+            caret_done |= caret;
+            pieces.push(Piece {
+                caret,
+                marked: mark.is_some_and(|(ms, me)| ms < me && a >= ms && b <= me),
+                class,
+                text: &source[a..b],
+            });
         }
     }
-    if let Some((ms, me)) = mark {
-        if ms == me && !caret_done {
-            out.push_str("<mark class=at></mark>");
-        }
+    Highlighted {
+        pieces,
+        caret_at_end: mark.is_some_and(|(ms, me)| ms == me) && !caret_done,
     }
-    out
 }
 
 #[cfg(test)]
@@ -318,7 +323,9 @@ mod tests {
 
     #[test]
     fn tokens_get_their_classes() {
-        let html = highlight("upper(a.b) + 1 # c\n", SourceKind::Expression, None);
+        let html = highlight("upper(a.b) + 1 # c\n", SourceKind::Expression, None)
+            .render()
+            .unwrap();
         assert_eq!(
             html,
             "<i class=f>upper</i>(a.b) <i class=o>+</i> <i class=n>1</i> \
@@ -328,13 +335,17 @@ mod tests {
 
     #[test]
     fn a_namespaced_function_name_is_a_function_name() {
-        let html = highlight("core::upper(a)", SourceKind::Expression, None);
+        let html = highlight("core::upper(a)", SourceKind::Expression, None)
+            .render()
+            .unwrap();
         assert_eq!(html, "<i class=f>core</i>::<i class=f>upper</i>(a)");
     }
 
     #[test]
     fn modes_tell_quoted_text_from_template_sequences() {
-        let html = highlight("\"a${ {b = 1}.b }\"", SourceKind::Expression, None);
+        let html = highlight("\"a${ {b = 1}.b }\"", SourceKind::Expression, None)
+            .render()
+            .unwrap();
         assert!(
             html.starts_with("<i class=s>\"a</i><i class=d>${</i>"),
             "{html}"
@@ -345,21 +356,29 @@ mod tests {
             html.contains("<i class=n>1</i>}.b <i class=d>}</i>"),
             "{html}"
         );
-        let template = highlight("hi %{ if x }y%{ endif }", SourceKind::Template, None);
+        let template = highlight("hi %{ if x }y%{ endif }", SourceKind::Template, None)
+            .render()
+            .unwrap();
         assert!(template.starts_with("<i class=x>hi </i><i class=d>%{</i> <i class=k>if</i>"));
     }
 
     #[test]
     fn ranges_are_marked() {
-        let html = highlight("a + b", SourceKind::Expression, Some((2, 5)));
+        let html = highlight("a + b", SourceKind::Expression, Some((2, 5)))
+            .render()
+            .unwrap();
         assert_eq!(html, "a <mark><i class=o>+</i></mark><mark> b</mark>");
-        let caret = highlight("a", SourceKind::Expression, Some((1, 1)));
+        let caret = highlight("a", SourceKind::Expression, Some((1, 1)))
+            .render()
+            .unwrap();
         assert_eq!(caret, "a<mark class=at></mark>");
     }
 
     #[test]
     fn json_is_scanned() {
-        let html = highlight("{\"a\": [1, true]}", SourceKind::Json, None);
+        let html = highlight("{\"a\": [1, true]}", SourceKind::Json, None)
+            .render()
+            .unwrap();
         assert_eq!(
             html,
             "{<i class=a>\"a\"</i>: [<i class=n>1</i>, <i class=k>true</i>]}"
@@ -368,7 +387,9 @@ mod tests {
 
     #[test]
     fn invisible_characters_are_shown() {
-        let html = highlight("a\r\n\u{feff}", SourceKind::Config, None);
+        let html = highlight("a\r\n\u{feff}", SourceKind::Config, None)
+            .render()
+            .unwrap();
         assert!(html.contains("␍"), "{html}");
         assert!(html.contains("U+FEFF"), "{html}");
     }

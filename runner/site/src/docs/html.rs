@@ -9,7 +9,7 @@
 //! (`super::markdown`, which escapes raw HTML and drops unsafe links), or,
 //! for a path built from a name, through [`segment`].
 
-use super::notation::{Style, Styled};
+use super::notation::Styled;
 use askama::filters::Safe;
 use askama::Template;
 use std::fmt::Write as _;
@@ -72,20 +72,41 @@ pub fn escape(text: &str) -> String {
     out
 }
 
-/// Styled text as HTML: each run of a style in an `i` element of its
-/// class, as [`super::highlight::highlight`] writes source text.
-pub fn styled(text: &Styled) -> String {
-    let mut out = String::new();
-    for (style, run) in &text.0 {
-        if *style == Style::Plain {
-            escape_into(&mut out, run, true);
-        } else {
-            let _ = write!(out, "<i class={}>", style.class());
-            escape_into(&mut out, run, true);
-            out.push_str("</i>");
-        }
+/// Styled text as HTML (`templates/styled.html`): each run of a style in
+/// an `i` element of its class, as [`super::highlight::highlight`] writes
+/// source text.
+#[derive(Template)]
+#[template(path = "styled.html")]
+pub struct StyledHtml<'a> {
+    /// Each run's class (empty for plain text) and text.
+    runs: Vec<(&'static str, &'a str)>,
+}
+
+/// Styled text as HTML ([`StyledHtml`]).
+pub fn styled(text: &Styled) -> StyledHtml<'_> {
+    let runs = text
+        .0
+        .iter()
+        .map(|(style, run)| (style.class(), run.as_str()))
+        .collect();
+    StyledHtml { runs }
+}
+
+/// Text content as the templates write it ([`Safe`]): escaped by
+/// [`escape_into`] for text content, characters a reader could not see
+/// shown as marks.
+pub fn visible(text: &str) -> Safe<Visible<'_>> {
+    Safe(Visible(text))
+}
+
+/// Text escaped for text content ([`visible`]), written as it is
+/// displayed.
+pub struct Visible<'a>(&'a str);
+
+impl std::fmt::Display for Visible<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        escape_to(f, self.0, true)
     }
-    out
 }
 
 /// The way from a page at `path` (relative to the site's root) back to

@@ -319,7 +319,7 @@ pub fn render_site(suite: &Suite, results: Option<&Results>) -> Result<Site, Str
     pages.extend(pages::spec_pages(&context)?);
     pages.push(pages::suite_index(&context)?);
     for file in &suite.files {
-        pages.push(case_page::file_page(&context, file));
+        pages.push(case_page::file_page(&context, file)?);
     }
     pages.extend(pages::note_pages(&context)?);
     pages.push(pages::coverage(&context)?);

@@ -198,7 +198,7 @@ struct FileLink {
 struct RequirementView<'a> {
     r: &'a Requirement,
     /// Its text, as the site renders it ([`super::case_page::requirement_text`]).
-    text: String,
+    text: super::case_page::RequirementText<'a>,
     /// The notes naming it: each linked, with its title.
     notes: Vec<(Safe<String>, &'a str)>,
     /// How many cases cover it, and their names by file.
