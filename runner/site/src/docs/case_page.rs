@@ -108,7 +108,7 @@ fn spec_texts<'a>(context: &'a Context, file: &SuiteFile) -> Vec<QuotedText<'a>>
         texts.push(QuotedText {
             heading,
             anchor: text_anchor(id),
-            link: context.requirement_link(id, None).unwrap_or_default(),
+            link: context.requirement_link(id).unwrap_or_default(),
             text: requirement_text(context, r),
         });
     }

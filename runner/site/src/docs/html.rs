@@ -109,6 +109,18 @@ impl std::fmt::Display for Visible<'_> {
     }
 }
 
+/// A fragment of a page (a link, a code span of a Markdown text...): its
+/// template rendered. Like `write!` to a `String`, this does not fail:
+/// the site's templates write text, numbers and links, whose `Display`
+/// never does (were one to, the fragment would be left empty).
+pub fn fragment_html(template: &impl Template) -> String {
+    let mut out = String::new();
+    if template.render_into(&mut out).is_err() {
+        out.clear();
+    }
+    out
+}
+
 /// The way from a page at `path` (relative to the site's root) back to
 /// the root: `""`, `"../"`, `"../../"`...
 pub fn root_of(path: &str) -> String {

@@ -259,6 +259,27 @@ fn percent_decode(text: &str) -> String {
 mod tests {
     use super::*;
 
+    /// The references the site writes (`templates/reference.html`) are
+    /// the ones the check reads.
+    #[test]
+    fn the_site_writes_the_references_the_check_reads() {
+        let case = super::super::case_reference("native/x::a");
+        assert_eq!(case, format!("{CASE_REFERENCE}native/x::a</a>"));
+        let requirement = super::super::reference("r", "native.x.001");
+        assert_eq!(
+            requirement,
+            format!("{REQUIREMENT_REFERENCE}native.x.001</a>")
+        );
+        let (_, links) = ids_and_links(&format!("<body data-root=\"\">{case} {requirement}"));
+        assert_eq!(
+            links,
+            [
+                "suite/native/x.html#native/x::a",
+                "spec/native.html#native.x.001"
+            ]
+        );
+    }
+
     #[test]
     fn the_links_the_script_builds_are_read() {
         let page = "<body data-root=\"../\"><a class=c>native/x::a-b</a> \

@@ -50,6 +50,7 @@ mod pages;
 
 pub use links::{broken_links, broken_links_of, ids_and_links, script_links};
 
+use askama::Template;
 use hcl_conformance_format::documents;
 use hcl_conformance_format::requirements::notes_by_requirement;
 use hcl_conformance_format::suite::{Case, Suite, SuiteFile};
@@ -226,17 +227,9 @@ impl<'a> Context<'a> {
         })
     }
 
-    /// A link to a case, as the reference the site's script links
-    /// ([`case_reference`]).
-    pub fn case_link(&self, case: &Case) -> String {
-        case_reference(&html::escape(&case.id))
-    }
-
-    /// A link to a requirement on its document's page, around `content`
-    /// (HTML; the id when `None`).
-    pub fn requirement_link(&self, id: &str, content: Option<&str>) -> Option<String> {
-        self.links
-            .requirement_link(id, content.unwrap_or(&html::escape(id)))
+    /// A link to a requirement on its document's page, around its id.
+    pub fn requirement_link(&self, id: &str) -> Option<String> {
+        self.links.requirement_link(id, &html::escape(id))
     }
 
     /// A link to a section on its document's page.
@@ -461,7 +454,23 @@ pub fn build_site(suite: &Suite, results: Option<&Results>, out: &Path) -> Resul
 /// a link to `suite/FILE.html#FILE::NAME`; without the script it reads as
 /// the id.
 pub fn case_reference(content: &str) -> String {
-    format!("{}{content}</a>", links::CASE_REFERENCE)
+    reference("c", content)
+}
+
+/// A compact reference the site's script links (`templates/reference.html`):
+/// `<a class=CLASS>CONTENT</a>`, `c` for a case ([`links::CASE_REFERENCE`]),
+/// `r` for a requirement ([`links::REQUIREMENT_REFERENCE`]).
+#[derive(Template)]
+#[template(path = "reference.html")]
+struct Reference<'a> {
+    class: &'a str,
+    content: &'a str,
+}
+
+/// A compact reference of class `class` around `content` (HTML the site
+/// made), [`Reference`].
+pub(crate) fn reference(class: &str, content: &str) -> String {
+    html::fragment_html(&Reference { class, content })
 }
 
 /// The page the site's script links a requirement reference to:

@@ -498,7 +498,7 @@ pub fn coverage(context: &Context) -> Result<Page, String> {
     let finished = finished_areas(&suite.dir).unwrap_or_default();
     let links = |ids: &[String]| -> Vec<String> {
         ids.iter()
-            .map(|id| context.requirement_link(id, None).unwrap_or_default())
+            .map(|id| context.requirement_link(id).unwrap_or_default())
             .collect()
     };
     let row = |s: &SectionCoverage| SectionRow {
