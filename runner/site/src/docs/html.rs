@@ -25,7 +25,8 @@ pub fn escape_into(out: &mut String, text: &str, visible: bool) {
 }
 
 /// [`escape_into`] to any writer: each run of characters kept written at
-/// once, each other character replaced.
+/// once, each other character replaced (a character a reader could not
+/// see by its mark, [`ControlMark`]).
 fn escape_to<W: std::fmt::Write>(out: &mut W, text: &str, visible: bool) -> std::fmt::Result {
     let mut kept = 0;
     for (at, c) in text.char_indices() {
@@ -38,15 +39,12 @@ fn escape_to<W: std::fmt::Write>(out: &mut W, text: &str, visible: bool) -> std:
             '\'' if !visible => "&#39;",
             // The root marker ([`ROOT`]) never comes from outside.
             '\u{1}' if !visible => "",
-            '\r' if visible => "<span class=ctl title=\"carriage return (U+000D)\">␍</span>",
-            c if visible && invisible(c) => {
+            c if visible && (c == '\r' || invisible(c)) => {
                 out.write_str(&text[kept..at])?;
                 kept = at + c.len_utf8();
-                let code = c as u32;
-                write!(
-                    out,
-                    "<span class=ctl title=\"U+{code:04X}\">⟨U+{code:04X}⟩</span>"
-                )?;
+                ControlMark::of(c)
+                    .render_into(out)
+                    .map_err(|_| std::fmt::Error)?;
                 continue;
             }
             _ => continue,
@@ -56,6 +54,32 @@ fn escape_to<W: std::fmt::Write>(out: &mut W, text: &str, visible: bool) -> std:
         kept = at + c.len_utf8();
     }
     out.write_str(&text[kept..])
+}
+
+/// The mark of a character a reader could not see
+/// (`templates/control.html`): a carriage return as `␍`, any other as
+/// its code point, `⟨U+FEFF⟩`.
+#[derive(Template)]
+#[template(path = "control.html")]
+struct ControlMark {
+    name: String,
+    shown: String,
+}
+
+impl ControlMark {
+    fn of(c: char) -> ControlMark {
+        let code = format!("U+{:04X}", c as u32);
+        match c {
+            '\r' => ControlMark {
+                name: format!("carriage return ({code})"),
+                shown: "␍".into(),
+            },
+            _ => ControlMark {
+                shown: format!("⟨{code}⟩"),
+                name: code,
+            },
+        }
+    }
 }
 
 /// Characters that show as nothing, or as a plain space.
