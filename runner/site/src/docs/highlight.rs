@@ -11,7 +11,7 @@
 use super::html::visible;
 use super::notation::SourceKind;
 use askama::Template;
-use hcl_interpreter::native::lexer::{Lexer, StartMode, TokenKind};
+use hcl_interpreter::native::lexer::{Lexer, StartMode, Token, TokenKind};
 
 /// The classes of `style.css`, and what they mark. Identifiers and
 /// punctuation have the page's own style: their text is written without a
@@ -53,9 +53,8 @@ enum Open {
     Brace,
 }
 
-/// The segments of a native-syntax source: byte ranges with their class
-/// (`""` for whitespace), covering the source in order.
-fn native_segments(source: &str, start: StartMode) -> Vec<(usize, usize, &'static str)> {
+/// The tokens of a native-syntax source, up to its end.
+fn tokens(source: &str, start: StartMode) -> Vec<Token> {
     let mut lexer = Lexer::new(source, start);
     let mut tokens = Vec::new();
     // Every token but the last consumes at least one byte.
@@ -66,6 +65,13 @@ fn native_segments(source: &str, start: StartMode) -> Vec<(usize, usize, &'stati
         }
         tokens.push(token);
     }
+    tokens
+}
+
+/// The segments of a native-syntax source: byte ranges with their class
+/// (`""` for whitespace), covering the source in order.
+fn native_segments(source: &str, start: StartMode) -> Vec<(usize, usize, &'static str)> {
+    let tokens = tokens(source, start);
     let mut segments = Vec::with_capacity(tokens.len() * 2);
     let mut stack: Vec<Open> = Vec::new();
     let mut at = 0;
@@ -74,85 +80,7 @@ fn native_segments(source: &str, start: StartMode) -> Vec<(usize, usize, &'stati
         if start > at {
             segments.push((at, start, gap_class(&source[at..start])));
         }
-        let text = &source[start..end];
-        let class = match token.kind {
-            TokenKind::Newline => gap_class(text),
-            TokenKind::Identifier if is_keyword(text) => "k",
-            // A function's name, and each namespace of a namespaced one
-            // (`core::upper(`).
-            TokenKind::Identifier => {
-                let next = tokens.get(n + 1).map(|t| t.kind);
-                if matches!(next, Some(TokenKind::OpenParen | TokenKind::DoubleColon))
-                    && tokens[n + 1].span.start as usize == end
-                {
-                    "f"
-                } else {
-                    "i"
-                }
-            }
-            TokenKind::NumberLit => "n",
-            TokenKind::Plus
-            | TokenKind::Minus
-            | TokenKind::Star
-            | TokenKind::Slash
-            | TokenKind::Percent
-            | TokenKind::And
-            | TokenKind::Or
-            | TokenKind::Bang
-            | TokenKind::Equal
-            | TokenKind::NotEqual
-            | TokenKind::Less
-            | TokenKind::LessOrEqual
-            | TokenKind::Greater
-            | TokenKind::GreaterOrEqual
-            | TokenKind::Question
-            | TokenKind::Colon
-            | TokenKind::FatArrow
-            | TokenKind::Ellipsis
-            | TokenKind::Assign => "o",
-            TokenKind::OpenBrace => {
-                stack.push(Open::Brace);
-                "p"
-            }
-            TokenKind::CloseBrace | TokenKind::CloseBraceStrip => match stack.pop() {
-                Some(Open::Sequence) => "d",
-                _ => "p",
-            },
-            TokenKind::OpenParen
-            | TokenKind::CloseParen
-            | TokenKind::OpenBracket
-            | TokenKind::CloseBracket
-            | TokenKind::Dot
-            | TokenKind::DoubleColon
-            | TokenKind::Comma => "p",
-            TokenKind::OpenQuote => {
-                stack.push(Open::Quote);
-                "s"
-            }
-            TokenKind::CloseQuote => {
-                stack.pop();
-                "s"
-            }
-            TokenKind::HeredocOpen { .. } => {
-                stack.push(Open::Heredoc);
-                "h"
-            }
-            TokenKind::HeredocClose => {
-                stack.pop();
-                "h"
-            }
-            TokenKind::InterpolationStart { .. } | TokenKind::DirectiveStart { .. } => {
-                stack.push(Open::Sequence);
-                "d"
-            }
-            TokenKind::Text => match stack.last() {
-                Some(Open::Quote | Open::Heredoc) => "s",
-                _ => "x",
-            },
-            TokenKind::Escape => "e",
-            TokenKind::Invalid(_) => "bad",
-            TokenKind::Eof => "",
-        };
+        let class = token_class(source, &tokens, n, &mut stack);
         segments.push((start, end, class));
         at = end.max(at);
     }
@@ -160,6 +88,114 @@ fn native_segments(source: &str, start: StartMode) -> Vec<(usize, usize, &'stati
         segments.push((at, source.len(), gap_class(&source[at..])));
     }
     merge(segments)
+}
+
+/// The class of the token `n` of `tokens`; `stack` holds the quotes,
+/// heredocs, template sequences and braces open before it, and is
+/// updated by the token.
+fn token_class(source: &str, tokens: &[Token], n: usize, stack: &mut Vec<Open>) -> &'static str {
+    let token = &tokens[n];
+    let end = token.span.end as usize;
+    let text = &source[token.span.start as usize..end];
+    match token.kind {
+        TokenKind::Newline => gap_class(text),
+        TokenKind::Identifier if is_keyword(text) => "k",
+        // A function's name, and each namespace of a namespaced one
+        // (`core::upper(`).
+        TokenKind::Identifier => match tokens.get(n + 1) {
+            Some(next)
+                if matches!(next.kind, TokenKind::OpenParen | TokenKind::DoubleColon)
+                    && next.span.start as usize == end =>
+            {
+                "f"
+            }
+            _ => "i",
+        },
+        TokenKind::OpenBrace => {
+            stack.push(Open::Brace);
+            "p"
+        }
+        TokenKind::CloseBrace | TokenKind::CloseBraceStrip => match stack.pop() {
+            Some(Open::Sequence) => "d",
+            _ => "p",
+        },
+        TokenKind::OpenQuote => {
+            stack.push(Open::Quote);
+            "s"
+        }
+        TokenKind::CloseQuote => {
+            stack.pop();
+            "s"
+        }
+        TokenKind::HeredocOpen { .. } => {
+            stack.push(Open::Heredoc);
+            "h"
+        }
+        TokenKind::HeredocClose => {
+            stack.pop();
+            "h"
+        }
+        TokenKind::InterpolationStart { .. } | TokenKind::DirectiveStart { .. } => {
+            stack.push(Open::Sequence);
+            "d"
+        }
+        TokenKind::Text => match stack.last() {
+            Some(Open::Quote | Open::Heredoc) => "s",
+            _ => "x",
+        },
+        kind => kind_class(kind),
+    }
+}
+
+/// The class of a token that its kind alone decides (`""` for the
+/// others).
+fn kind_class(kind: TokenKind) -> &'static str {
+    match kind {
+        TokenKind::NumberLit => "n",
+        TokenKind::Plus
+        | TokenKind::Minus
+        | TokenKind::Star
+        | TokenKind::Slash
+        | TokenKind::Percent
+        | TokenKind::And
+        | TokenKind::Or
+        | TokenKind::Bang
+        | TokenKind::Equal
+        | TokenKind::NotEqual
+        | TokenKind::Less
+        | TokenKind::LessOrEqual
+        | TokenKind::Greater
+        | TokenKind::GreaterOrEqual
+        | TokenKind::Question
+        | TokenKind::Colon
+        | TokenKind::FatArrow
+        | TokenKind::Ellipsis
+        | TokenKind::Assign => "o",
+        TokenKind::OpenParen
+        | TokenKind::CloseParen
+        | TokenKind::OpenBracket
+        | TokenKind::CloseBracket
+        | TokenKind::Dot
+        | TokenKind::DoubleColon
+        | TokenKind::Comma => "p",
+        TokenKind::Escape => "e",
+        TokenKind::Invalid(_) => "bad",
+        // The classes of these depend on more than the kind
+        // ([`token_class`]).
+        TokenKind::Newline
+        | TokenKind::Identifier
+        | TokenKind::OpenBrace
+        | TokenKind::CloseBrace
+        | TokenKind::CloseBraceStrip
+        | TokenKind::OpenQuote
+        | TokenKind::CloseQuote
+        | TokenKind::HeredocOpen { .. }
+        | TokenKind::HeredocClose
+        | TokenKind::InterpolationStart { .. }
+        | TokenKind::DirectiveStart { .. }
+        | TokenKind::Text
+        | TokenKind::Eof => "",
+    }
 }
 
 /// Adjacent segments of one class as one.
