@@ -319,7 +319,7 @@ impl<'a> Rewriter<'a> {
 /// links to anything the site does not hold keep their text, unlinked;
 /// so do links of a scheme other than http, https and mailto. Raw HTML
 /// shows as text. Every text, link and cell is written here, escaped
-/// ([`escape`]) or from the site's templates ([`Rewriter`]); the renderer
+/// ([`escape`]) or from the site's templates (`Rewriter`); the renderer
 /// writes the other elements (paragraphs, lists, emphasis...), which
 /// carry nothing from the text.
 pub fn to_html(markdown: &str, base: Option<&str>, links: &Links) -> String {

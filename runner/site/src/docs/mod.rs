@@ -30,11 +30,20 @@
 //! only; `docs --check` holds the pages to [`check`] and the links to
 //! [`broken_links_of`] before anything is written ([`Site::problems`]).
 //!
+//! The pages' HTML comes from templates (`runner/site/templates/*.html`,
+//! compiled with the crate by askama): every value a template writes is
+//! escaped by the site's escaper ([`html::Escape`], configured in
+//! `runner/site/askama.toml`) but links the site made ([`html::link`],
+//! `Safe` values) and HTML the site rendered itself (Markdown, highlighted
+//! source, requirement texts, nested templates), which the templates mark
+//! `|safe`.
+//!
 //! Modules: [`notation`] (values, types, inputs and expectations as text),
 //! [`highlight`] (source text by the reference interpreter's lexer),
 //! [`markdown`], [`html`] (escaping, safe paths and URLs, the page frame),
-//! [`check`] (the markup check), [`results`] (a matrix run's details),
-//! `pages` and `case_page` (the pages), [`show`] (the terminal).
+//! [`check`] (the markup check), [`links`] (the link check),
+//! [`results`] (a matrix run's details), `pages` and `case_page` (the
+//! pages), [`show`] (the terminal).
 
 pub mod check;
 pub mod highlight;
