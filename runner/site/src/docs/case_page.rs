@@ -281,10 +281,7 @@ pub fn file_page(context: &Context, file: &SuiteFile) -> Result<Page, String> {
         notes: notes_of(context, file),
         verdicts: context.results.map(|_| link("assets/verdicts.js", None)),
     };
-    let body = body
-        .render()
-        .map_err(|e| format!("cannot write the page of {}: {e}", file.id))?;
-    Ok(Page::new(super::file_page(file), file.id.clone(), body))
+    Page::rendered(super::file_page(file), file.id.clone(), &body)
 }
 
 /// An area's name as an anchor.

@@ -174,6 +174,19 @@ impl Page {
         }
     }
 
+    /// A page whose content is the template `body`, rendered.
+    pub fn rendered(
+        path: impl Into<String>,
+        title: impl Into<String>,
+        body: &impl Template,
+    ) -> Result<Page, String> {
+        let path = path.into();
+        let body = body
+            .render()
+            .map_err(|e| format!("cannot write the page {path}: {e}"))?;
+        Ok(Page::new(path, title, body))
+    }
+
     /// The whole HTML document (`templates/page.html`).
     pub fn render(&self, has_matrix: bool) -> Result<String, String> {
         let mut nav = vec![

@@ -28,11 +28,7 @@ fn page(
     title: impl Into<String>,
     body: impl Template,
 ) -> Result<Page, String> {
-    let path = path.into();
-    let body = body
-        .render()
-        .map_err(|e| format!("cannot write the page {path}: {e}"))?;
-    Ok(Page::new(path, title, body))
+    Page::rendered(path, title, &body)
 }
 
 /// The sections of a document in the order of its headings, as
