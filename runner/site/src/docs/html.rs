@@ -377,6 +377,7 @@ pub fn fragment(anchor: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+    use super::super::notation::Style;
     use super::*;
 
     /// The segments `site.js` (`hclSuitePage`) makes of the same names,
@@ -471,5 +472,32 @@ mod tests {
             "<meta http-equiv=Content-Security-Policy content=\"{CONTENT_SECURITY_POLICY}\">"
         )));
         assert!(page.contains("<title>&lt;t&gt; · "));
+    }
+
+    /// The templates escape with the site's escaper (askama's own would
+    /// write `&#34;` and keep the root marker), and write text content
+    /// with its quotes kept and invisible characters shown.
+    #[test]
+    fn templates_escape_as_the_site_does() {
+        let hostile = "\"'<>&\u{1}R\u{1}\r";
+        let page = Page::new("a.html", hostile, String::new())
+            .render(false)
+            .unwrap();
+        assert!(
+            page.contains(&format!("<title>{} · ", escape(hostile))),
+            "{page}"
+        );
+        assert!(page.contains("<title>&quot;&#39;&lt;&gt;&amp;R\r · "));
+        let text = Styled(vec![
+            (Style::Plain, hostile.to_string()),
+            (Style::Str, "\u{feff}".to_string()),
+        ]);
+        assert_eq!(
+            styled(&text).render().unwrap(),
+            "\"'&lt;&gt;&amp;<span class=ctl title=\"U+0001\">⟨U+0001⟩</span>R\
+             <span class=ctl title=\"U+0001\">⟨U+0001⟩</span>\
+             <span class=ctl title=\"carriage return (U+000D)\">␍</span>\
+             <i class=s><span class=ctl title=\"U+FEFF\">⟨U+FEFF⟩</span></i>"
+        );
     }
 }
