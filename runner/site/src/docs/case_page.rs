@@ -258,7 +258,7 @@ pub fn file_page(context: &Context, file: &SuiteFile) -> Result<Page, String> {
         .map(|citation| {
             let (doc, anchor) = citation.split_once('#').unwrap_or((citation, ""));
             (
-                Safe(context.section_href(doc, anchor)),
+                context.section_link(doc, anchor),
                 context.section_name(doc, anchor),
             )
         })

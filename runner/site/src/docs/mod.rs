@@ -241,9 +241,10 @@ impl<'a> Context<'a> {
         self.links.requirement_link(id, &html::escape(id))
     }
 
-    /// A link to a section on its document's page.
-    pub fn section_href(&self, doc: &str, anchor: &str) -> String {
-        html::href(&document_page(doc), Some(anchor))
+    /// A link to a section on its document's page, as the templates
+    /// write it ([`html::link`]).
+    pub fn section_link(&self, doc: &str, anchor: &str) -> askama::filters::Safe<String> {
+        html::link(&document_page(doc), Some(anchor))
     }
 
     /// The note a profile names (a path, usually `spec-notes/gaps/...`).

@@ -500,7 +500,7 @@ pub fn coverage(context: &Context) -> Result<Page, String> {
     let row = |s: &SectionCoverage| SectionRow {
         covered: s.covered,
         testable: s.testable,
-        href: Safe(context.section_href(&s.doc, &s.anchor)),
+        href: context.section_link(&s.doc, &s.anchor),
         title: documents::title(&s.doc).to_string(),
         section: s.section.clone(),
         finished: finished.iter().any(|(d, a)| *d == s.doc && *a == s.anchor),
