@@ -10,11 +10,14 @@
 //! with a bad page before writing anything.
 //!
 //! The scanner here is the test's own (a small HTML tokenizer), not the
-//! site's `--check`, so that one is tested by the other.
+//! site's `--check`, so that one is tested by the other; only the
+//! tables of the elements and attributes the site writes are the
+//! library's own (`docs::check::ELEMENTS`, `ATTRIBUTES`).
 //! `HOSTILE_SITE_BINARY=PATH` runs the command-line tests with another
 //! build of `hcl-conformance` (to see what an older one lets through).
 
 use hcl_conformance_format::suite::load_suite;
+use hcl_conformance_site::docs::check::{ATTRIBUTES, ELEMENTS};
 use hcl_conformance_site::docs::{self, results::Results};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -338,83 +341,6 @@ fn scheme(url: &str) -> Option<String> {
             .all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c));
     valid.then(|| scheme.to_ascii_lowercase())
 }
-
-/// The elements a page of the site is made of; anything else is live
-/// HTML from outside.
-const ELEMENTS: &[&str] = &[
-    "html",
-    "meta",
-    "title",
-    "link",
-    "script",
-    "body",
-    "header",
-    "nav",
-    "main",
-    "footer",
-    "form",
-    "input",
-    "button",
-    "a",
-    "h1",
-    "h2",
-    "h3",
-    "h4",
-    "h5",
-    "h6",
-    "p",
-    "div",
-    "section",
-    "span",
-    "ul",
-    "ol",
-    "li",
-    "dl",
-    "dt",
-    "dd",
-    "table",
-    "thead",
-    "tbody",
-    "tr",
-    "th",
-    "td",
-    "code",
-    "pre",
-    "i",
-    "b",
-    "em",
-    "strong",
-    "del",
-    "blockquote",
-    "small",
-    "mark",
-    "hr",
-    "br",
-];
-
-/// The attributes the site writes.
-const ATTRIBUTES: &[&str] = &[
-    "id",
-    "class",
-    "title",
-    "lang",
-    "href",
-    "src",
-    "defer",
-    "rel",
-    "charset",
-    "name",
-    "content",
-    "http-equiv",
-    "action",
-    "type",
-    "placeholder",
-    "aria-label",
-    "aria-current",
-    "data-root",
-    "data-f",
-    "start",
-];
 
 /// What is live in a page that should not be: elements and attributes
 /// the site does not write, event attributes, inline scripts and styles,

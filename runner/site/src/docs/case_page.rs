@@ -4,16 +4,21 @@
 //! expected result, the spec sentences the case shows, other profiles'
 //! results with their spec-notes, and implementations' verdicts.
 
-use super::highlight::highlight;
-use super::html::{escape, fragment, href, styled, Page};
+//!
+//! The page is the template `templates/file.html`, each case
+//! `templates/case.html`, each case's rows `templates/rows.html`.
+
+use super::highlight::{highlight, Highlighted};
+use super::html::{fragment, link, styled, Page, StyledHtml};
 use super::markdown;
 use super::notation::{self, Cell, Rows};
 use super::Context;
+use askama::filters::Safe;
+use askama::Template;
 use hcl_conformance_format::documents;
 use hcl_conformance_format::kinds::Keyword;
 use hcl_conformance_format::requirements::Requirement;
 use hcl_conformance_format::suite::{Case, Expectation, SuiteFile};
-use std::fmt::Write as _;
 
 /// The range an expectation pins, if it is an error (the first pinned
 /// range of `one-of`).
@@ -25,26 +30,41 @@ fn expected_range(expect: &Expectation) -> Option<&str> {
     }
 }
 
+/// A row's value on the page: styled text, or highlighted source.
+enum CellHtml<'a> {
+    Text(StyledHtml<'a>),
+    Source(Highlighted<'a>),
+}
+
+/// Rows as a definition list (`templates/rows.html`).
+#[derive(Template)]
+#[template(path = "rows.html")]
+pub struct RowsHtml<'a> {
+    rows: Vec<(&'a str, CellHtml<'a>)>,
+}
+
+/// Rows as a definition list; source text highlighted.
+pub fn rows_html(rows: &Rows) -> RowsHtml<'_> {
+    marked_rows_html(rows, &None)
+}
+
 /// Rows as a definition list; source text highlighted, `mark` (a range)
-/// marked in it. Each `dd` keeps its text's lines and spaces (`style.css`:
-/// `.io dd`, preformatted as a `pre` would be); the end tags of `dt` and
-/// `dd`, which HTML lets a page omit, are left out.
-pub fn rows_html(rows: &Rows, mark: Option<&str>) -> String {
-    let mut out = String::from("<dl>");
-    for (label, cell) in rows {
-        let _ = write!(out, "<dt>{}", escape(label));
-        match cell {
-            Cell::Text(text) => {
-                let _ = write!(out, "<dd>{}", styled(text));
-            }
-            Cell::Source(source, kind) => {
-                let offsets = mark.and_then(|r| notation::range_offsets(source, r));
-                let _ = write!(out, "<dd>{}", highlight(source, *kind, offsets));
-            }
-        }
-    }
-    out.push_str("</dl>");
-    out
+/// marked in it.
+pub fn marked_rows_html<'a>(rows: &'a Rows, mark: &Option<&str>) -> RowsHtml<'a> {
+    let rows = rows
+        .iter()
+        .map(|(label, cell)| {
+            let cell = match cell {
+                Cell::Text(text) => CellHtml::Text(styled(text)),
+                Cell::Source(source, kind) => {
+                    let offsets = mark.and_then(|r| notation::range_offsets(source, r));
+                    CellHtml::Source(highlight(source, *kind, offsets))
+                }
+            };
+            (label.as_str(), cell)
+        })
+        .collect();
+    RowsHtml { rows }
 }
 
 /// The anchor of a requirement's text on a suite page.
@@ -52,10 +72,23 @@ fn text_anchor(id: &str) -> String {
     format!("r:{id}")
 }
 
+/// The text of a requirement a case of the page covers, quoted once at
+/// the page's end, under the heading of its document and section (when
+/// it is not the previous text's).
+struct QuotedText<'a> {
+    /// `Title § Section`.
+    heading: Option<String>,
+    anchor: String,
+    /// The requirement's id, linked (HTML the site made).
+    link: String,
+    /// Its text ([`requirement_text`]).
+    text: RequirementText<'a>,
+}
+
 /// The texts of the requirements the cases of a page cover, each once,
 /// under the heading of its document and section (`h3.doc`, once for the
 /// requirements of a section, which their ids' order keeps together).
-fn spec_texts(context: &Context, file: &SuiteFile, out: &mut String) {
+fn spec_texts<'a>(context: &'a Context, file: &SuiteFile) -> Vec<QuotedText<'a>> {
     let mut ids: Vec<&str> = file
         .cases
         .iter()
@@ -63,116 +96,99 @@ fn spec_texts(context: &Context, file: &SuiteFile, out: &mut String) {
         .collect();
     ids.sort_unstable();
     ids.dedup();
-    out.push_str("<h2 id=spec-texts>The spec sentences these cases show</h2>");
     let mut section = None;
+    let mut texts = Vec::new();
     for id in ids {
         let Some(r) = context.suite.requirements.get(id) else {
             continue;
         };
-        if section != Some((&r.doc, &r.section)) {
-            section = Some((&r.doc, &r.section));
-            let _ = write!(
-                out,
-                "<h3 class=doc>{} § {}</h3>",
-                escape(documents::title(&r.doc)),
-                escape(&r.section),
-            );
-        }
-        let _ = write!(
-            out,
-            "<div class=req id=\"{}\">{}",
-            escape(&text_anchor(id)),
-            context.requirement_link(id, None).unwrap_or_default(),
-        );
-        out.push_str(&requirement_text(context, r));
-        out.push_str("</div>");
+        let heading = (section != Some((&r.doc, &r.section)))
+            .then(|| format!("{} § {}", documents::title(&r.doc), r.section));
+        section = Some((&r.doc, &r.section));
+        texts.push(QuotedText {
+            heading,
+            anchor: text_anchor(id),
+            link: context.requirement_link(id).unwrap_or_default(),
+            text: requirement_text(context, r),
+        });
     }
+    texts
+}
+
+/// A requirement's text (`templates/requirement_text.html`): a grammar
+/// rule as written, prose as Markdown.
+#[derive(Template)]
+#[template(path = "requirement_text.html")]
+pub struct RequirementText<'a> {
+    grammar: Option<&'a str>,
+    /// The prose, rendered by [`markdown::inline`].
+    prose: String,
 }
 
 /// A requirement's text: a grammar rule as written, prose as Markdown.
-pub fn requirement_text(context: &Context, r: &Requirement) -> String {
+pub fn requirement_text<'a>(context: &Context, r: &'a Requirement) -> RequirementText<'a> {
     match r.kind.as_str() {
-        "grammar" => format!("<blockquote><pre>{}</pre></blockquote>", escape(&r.text)),
-        _ => format!(
-            "<blockquote>{}</blockquote>",
-            markdown::inline(&r.text, &context.links)
-        ),
+        "grammar" => RequirementText {
+            grammar: Some(&r.text),
+            prose: String::new(),
+        },
+        _ => RequirementText {
+            grammar: None,
+            prose: markdown::inline(&r.text, &context.links),
+        },
     }
 }
 
-fn case_html(context: &Context, case: &Case, out: &mut String) {
-    // The site's script links the heading to the case's own anchor. A
-    // case's section is known by its id, `FILE::NAME` (`style.css`,
-    // `site.js`: `section[id*="::"]`).
-    let _ = write!(
-        out,
-        "<section id=\"{}\"><h3>{} <small>{}</small></h3>",
-        escape(&case.id),
-        escape(&case.name),
-        case.input.kind().name()
-    );
-    if let Some(description) = &case.description {
-        let _ = write!(
-            out,
-            "<p class=desc>{}</p>",
-            markdown::inline(description, &context.links)
-        );
-    }
-    let range = expected_range(&case.expect);
-    // Two columns: the input's rows, and the expected result's with what
-    // goes with it. The headings Input, Expected result and What the spec
-    // says are the style sheet's (`.io > dl::before`, `p.rs::before`).
-    out.push_str("<div class=io>");
-    out.push_str(&rows_html(&notation::input(&case.input), range));
-    out.push_str("<div>");
-    out.push_str(&rows_html(&notation::expectation(&case.expect), None));
-    if let Some(why) = &case.implementation_defined {
-        let _ = write!(
-            out,
-            "<p class=idef><b>Implementation-defined:</b> {}</p>",
-            markdown::inline(why, &context.links)
-        );
-    }
-    for (profile, p) in &case.profiles {
-        let _ = write!(
-            out,
-            "<div class=profile><h4>Under the profile <code>{}</code></h4>",
-            escape(profile)
-        );
-        out.push_str(&rows_html(&notation::expectation(&p.expect), None));
-        let note = context.note(&p.note);
-        match note {
-            Some(n) => {
-                let _ = write!(
-                    out,
-                    "<p>Why: <a href=\"#{}\">{}</a></p>",
-                    escape(&fragment(&note_anchor(&n.path))),
-                    escape(&n.title)
-                );
-            }
-            None => {
-                let _ = write!(out, "<p>Why: {}</p>", escape(&p.note));
-            }
-        }
-        out.push_str("</div>");
-    }
-    out.push_str("</div></div>");
-    if !case.covers.is_empty() {
-        // Each text is quoted once, at the page's end (`spec_texts`), with
-        // its section, under the anchor `r:ID`; the site's script links
-        // each id to it and shows the text here too
-        // (`super::REQUIREMENT_LIST`). The paragraph's end tag is optional.
-        out.push_str("<p class=rs>");
-        for (i, id) in case.covers.iter().enumerate() {
-            if i > 0 {
-                out.push(' ');
-            }
-            out.push_str(&escape(id));
+/// A case on its file's page (`templates/case.html`).
+struct CaseView<'a> {
+    case: &'a Case,
+    /// Its description, rendered by [`markdown::inline`].
+    description: Option<String>,
+    input: Rows,
+    /// The range an expected error pins, marked in the input.
+    range: Option<&'a str>,
+    expected: Rows,
+    /// Why the result is implementation-defined, rendered.
+    implementation_defined: Option<String>,
+    profiles: Vec<ProfileView<'a>>,
+}
+
+/// Another profile's result of a case, with the spec-note that explains
+/// it: its anchor on the page when the note is known, and its title (or
+/// the path the profile names).
+struct ProfileView<'a> {
+    name: &'a str,
+    expected: Rows,
+    note_anchor: Option<String>,
+    note: &'a str,
+}
+
+impl<'a> CaseView<'a> {
+    fn new(context: &'a Context, case: &'a Case) -> CaseView<'a> {
+        let inline = |text: &str| markdown::inline(text, &context.links);
+        let profiles = case
+            .profiles
+            .iter()
+            .map(|(name, p)| {
+                let note = context.note(&p.note);
+                ProfileView {
+                    name,
+                    expected: notation::expectation(&p.expect),
+                    note_anchor: note.map(|n| fragment(&note_anchor(&n.path))),
+                    note: note.map_or(p.note.as_str(), |n| n.title.as_str()),
+                }
+            })
+            .collect();
+        CaseView {
+            case,
+            description: case.description.as_deref().map(inline),
+            input: notation::input(&case.input),
+            range: expected_range(&case.expect),
+            expected: notation::expectation(&case.expect),
+            implementation_defined: case.implementation_defined.as_deref().map(inline),
+            profiles,
         }
     }
-    // The site's script adds the implementations' verdicts
-    // (`assets/verdicts.js`).
-    out.push_str("</section>\n");
 }
 
 /// The anchor of a note rendered on a suite page.
@@ -180,51 +196,36 @@ pub fn note_anchor(path: &str) -> String {
     format!("note:{path}")
 }
 
-/// The page of one suite file.
-pub fn file_page(context: &Context, file: &SuiteFile) -> Page {
-    let mut body = String::new();
-    let _ = write!(body, "<h1>{}</h1>", escape(&file.id));
-    let _ = write!(
-        body,
-        "<p class=meta><code>suite/{}.yaml</code> · {} cases · area: <a href=\"{}\">{}</a></p>",
-        escape(&file.id),
-        file.cases.len(),
-        href(
-            "suite/index.html",
-            Some(&format!(
-                "area-{}",
-                area_slug(file.cases.first().map_or("", |c| c.area))
-            ))
-        ),
-        escape(file.cases.first().map_or("", |c| c.area)),
-    );
-    body.push_str("<p class=spec>Spec: ");
-    for (i, citation) in file.spec.iter().enumerate() {
-        let (doc, anchor) = citation.split_once('#').unwrap_or((citation, ""));
-        if i > 0 {
-            body.push_str(" · ");
-        }
-        let _ = write!(
-            body,
-            "<a href=\"{}\">{}</a>",
-            context.section_href(doc, anchor),
-            escape(&context.section_name(doc, anchor))
-        );
-    }
-    body.push_str("</p>");
-    let _ = write!(
-        body,
-        "<div class=summary>{}</div>",
-        markdown::to_html(&file.summary, None, &context.links)
-    );
-    // The site's script lists the cases here, from their headings.
-    body.push_str("<nav class=toc id=cases><h2>Cases</h2></nav>");
-    for case in &file.cases {
-        case_html(context, case, &mut body);
-    }
-    spec_texts(context, file, &mut body);
-    // The notes that the cases' profiles cite, each once: what the suite
-    // expects, and a link to the whole note.
+/// A spec-note on a suite page: what the suite expects (rendered), and a
+/// link to the whole note.
+struct NoteView<'a> {
+    anchor: String,
+    title: &'a str,
+    expects: String,
+    href: Safe<String>,
+}
+
+/// The page of one suite file (`templates/file.html`).
+#[derive(Template)]
+#[template(path = "file.html")]
+struct FilePage<'a> {
+    file: &'a SuiteFile,
+    area: &'a str,
+    area_href: Safe<String>,
+    /// The sections the file cites: each linked, with its name.
+    spec: Vec<(Safe<String>, String)>,
+    /// The file's summary, rendered by [`markdown::to_html`].
+    summary: String,
+    cases: Vec<CaseView<'a>>,
+    texts: Vec<QuotedText<'a>>,
+    notes: Vec<NoteView<'a>>,
+    /// The script of the implementations' verdicts, with a matrix run.
+    verdicts: Option<Safe<String>>,
+}
+
+/// The notes that the cases' profiles cite, each once: what the suite
+/// expects, and a link to the whole note.
+fn notes_of<'a>(context: &'a Context, file: &SuiteFile) -> Vec<NoteView<'a>> {
     let mut notes: Vec<&str> = file
         .cases
         .iter()
@@ -232,28 +233,55 @@ pub fn file_page(context: &Context, file: &SuiteFile) -> Page {
         .collect();
     notes.sort_unstable();
     notes.dedup();
-    let notes: Vec<_> = notes.into_iter().filter_map(|n| context.note(n)).collect();
-    if !notes.is_empty() {
-        body.push_str("<h2>Spec-notes of these cases</h2>");
-        for note in notes {
-            let _ = write!(
-                body,
-                "<div class=note id=\"{}\"><h3>{}</h3>{}<p><a href=\"{}\">The whole note: the question, hashicorp/hcl's behaviour, why.</a></p></div>",
-                escape(&note_anchor(&note.path)),
-                escape(&note.title),
-                markdown::to_html(markdown::section(&note.markdown, "What the suite expects"), Some(note.folder()), &context.links),
-                href(&note.page(), None),
-            );
-        }
-    }
-    if context.results.is_some() {
-        let _ = write!(
-            body,
-            "<script src=\"{}\"></script>",
-            href("assets/verdicts.js", None)
-        );
-    }
-    Page::new(super::file_page(file), file.id.clone(), body)
+    notes
+        .into_iter()
+        .filter_map(|n| context.note(n))
+        .map(|note| NoteView {
+            anchor: note_anchor(&note.path),
+            title: &note.title,
+            expects: markdown::to_html(
+                markdown::section(&note.markdown, "What the suite expects"),
+                Some(note.folder()),
+                &context.links,
+            ),
+            href: link(&note.page(), None),
+        })
+        .collect()
+}
+
+/// The page of one suite file.
+pub fn file_page(context: &Context, file: &SuiteFile) -> Result<Page, String> {
+    let area = file.cases.first().map_or("", |c| c.area);
+    let spec = file
+        .spec
+        .iter()
+        .map(|citation| {
+            let (doc, anchor) = citation.split_once('#').unwrap_or((citation, ""));
+            (
+                context.section_link(doc, anchor),
+                context.section_name(doc, anchor),
+            )
+        })
+        .collect();
+    let body = FilePage {
+        file,
+        area,
+        area_href: link(
+            "suite/index.html",
+            Some(&format!("area-{}", area_slug(area))),
+        ),
+        spec,
+        summary: markdown::to_html(&file.summary, None, &context.links),
+        cases: file
+            .cases
+            .iter()
+            .map(|c| CaseView::new(context, c))
+            .collect(),
+        texts: spec_texts(context, file),
+        notes: notes_of(context, file),
+        verdicts: context.results.map(|_| link("assets/verdicts.js", None)),
+    };
+    Page::rendered(super::file_page(file), file.id.clone(), &body)
 }
 
 /// An area's name as an anchor.

@@ -8,9 +8,10 @@
 //! hclsyntax-spec.md § Lexical Elements; json-spec.md § HCL JSON Syntax
 //! Specification (JSON text, RFC 8259).
 
-use super::html::escape_into;
+use super::html::visible;
 use super::notation::SourceKind;
-use hcl_interpreter::native::lexer::{Lexer, StartMode, TokenKind};
+use askama::Template;
+use hcl_interpreter::native::lexer::{Lexer, StartMode, Token, TokenKind};
 
 /// The classes of `style.css`, and what they mark. Identifiers and
 /// punctuation have the page's own style: their text is written without a
@@ -52,9 +53,8 @@ enum Open {
     Brace,
 }
 
-/// The segments of a native-syntax source: byte ranges with their class
-/// (`""` for whitespace), covering the source in order.
-fn native_segments(source: &str, start: StartMode) -> Vec<(usize, usize, &'static str)> {
+/// The tokens of a native-syntax source, up to its end.
+fn tokens(source: &str, start: StartMode) -> Vec<Token> {
     let mut lexer = Lexer::new(source, start);
     let mut tokens = Vec::new();
     // Every token but the last consumes at least one byte.
@@ -65,6 +65,13 @@ fn native_segments(source: &str, start: StartMode) -> Vec<(usize, usize, &'stati
         }
         tokens.push(token);
     }
+    tokens
+}
+
+/// The segments of a native-syntax source: byte ranges with their class
+/// (`""` for whitespace), covering the source in order.
+fn native_segments(source: &str, start: StartMode) -> Vec<(usize, usize, &'static str)> {
+    let tokens = tokens(source, start);
     let mut segments = Vec::with_capacity(tokens.len() * 2);
     let mut stack: Vec<Open> = Vec::new();
     let mut at = 0;
@@ -73,85 +80,7 @@ fn native_segments(source: &str, start: StartMode) -> Vec<(usize, usize, &'stati
         if start > at {
             segments.push((at, start, gap_class(&source[at..start])));
         }
-        let text = &source[start..end];
-        let class = match token.kind {
-            TokenKind::Newline => gap_class(text),
-            TokenKind::Identifier if is_keyword(text) => "k",
-            // A function's name, and each namespace of a namespaced one
-            // (`core::upper(`).
-            TokenKind::Identifier => {
-                let next = tokens.get(n + 1).map(|t| t.kind);
-                if matches!(next, Some(TokenKind::OpenParen | TokenKind::DoubleColon))
-                    && tokens[n + 1].span.start as usize == end
-                {
-                    "f"
-                } else {
-                    "i"
-                }
-            }
-            TokenKind::NumberLit => "n",
-            TokenKind::Plus
-            | TokenKind::Minus
-            | TokenKind::Star
-            | TokenKind::Slash
-            | TokenKind::Percent
-            | TokenKind::And
-            | TokenKind::Or
-            | TokenKind::Bang
-            | TokenKind::Equal
-            | TokenKind::NotEqual
-            | TokenKind::Less
-            | TokenKind::LessOrEqual
-            | TokenKind::Greater
-            | TokenKind::GreaterOrEqual
-            | TokenKind::Question
-            | TokenKind::Colon
-            | TokenKind::FatArrow
-            | TokenKind::Ellipsis
-            | TokenKind::Assign => "o",
-            TokenKind::OpenBrace => {
-                stack.push(Open::Brace);
-                "p"
-            }
-            TokenKind::CloseBrace | TokenKind::CloseBraceStrip => match stack.pop() {
-                Some(Open::Sequence) => "d",
-                _ => "p",
-            },
-            TokenKind::OpenParen
-            | TokenKind::CloseParen
-            | TokenKind::OpenBracket
-            | TokenKind::CloseBracket
-            | TokenKind::Dot
-            | TokenKind::DoubleColon
-            | TokenKind::Comma => "p",
-            TokenKind::OpenQuote => {
-                stack.push(Open::Quote);
-                "s"
-            }
-            TokenKind::CloseQuote => {
-                stack.pop();
-                "s"
-            }
-            TokenKind::HeredocOpen { .. } => {
-                stack.push(Open::Heredoc);
-                "h"
-            }
-            TokenKind::HeredocClose => {
-                stack.pop();
-                "h"
-            }
-            TokenKind::InterpolationStart { .. } | TokenKind::DirectiveStart { .. } => {
-                stack.push(Open::Sequence);
-                "d"
-            }
-            TokenKind::Text => match stack.last() {
-                Some(Open::Quote | Open::Heredoc) => "s",
-                _ => "x",
-            },
-            TokenKind::Escape => "e",
-            TokenKind::Invalid(_) => "bad",
-            TokenKind::Eof => "",
-        };
+        let class = token_class(source, &tokens, n, &mut stack);
         segments.push((start, end, class));
         at = end.max(at);
     }
@@ -159,6 +88,114 @@ fn native_segments(source: &str, start: StartMode) -> Vec<(usize, usize, &'stati
         segments.push((at, source.len(), gap_class(&source[at..])));
     }
     merge(segments)
+}
+
+/// The class of the token `n` of `tokens`; `stack` holds the quotes,
+/// heredocs, template sequences and braces open before it, and is
+/// updated by the token.
+fn token_class(source: &str, tokens: &[Token], n: usize, stack: &mut Vec<Open>) -> &'static str {
+    let token = &tokens[n];
+    let end = token.span.end as usize;
+    let text = &source[token.span.start as usize..end];
+    match token.kind {
+        TokenKind::Newline => gap_class(text),
+        TokenKind::Identifier if is_keyword(text) => "k",
+        // A function's name, and each namespace of a namespaced one
+        // (`core::upper(`).
+        TokenKind::Identifier => match tokens.get(n + 1) {
+            Some(next)
+                if matches!(next.kind, TokenKind::OpenParen | TokenKind::DoubleColon)
+                    && next.span.start as usize == end =>
+            {
+                "f"
+            }
+            _ => "i",
+        },
+        TokenKind::OpenBrace => {
+            stack.push(Open::Brace);
+            "p"
+        }
+        TokenKind::CloseBrace | TokenKind::CloseBraceStrip => match stack.pop() {
+            Some(Open::Sequence) => "d",
+            _ => "p",
+        },
+        TokenKind::OpenQuote => {
+            stack.push(Open::Quote);
+            "s"
+        }
+        TokenKind::CloseQuote => {
+            stack.pop();
+            "s"
+        }
+        TokenKind::HeredocOpen { .. } => {
+            stack.push(Open::Heredoc);
+            "h"
+        }
+        TokenKind::HeredocClose => {
+            stack.pop();
+            "h"
+        }
+        TokenKind::InterpolationStart { .. } | TokenKind::DirectiveStart { .. } => {
+            stack.push(Open::Sequence);
+            "d"
+        }
+        TokenKind::Text => match stack.last() {
+            Some(Open::Quote | Open::Heredoc) => "s",
+            _ => "x",
+        },
+        kind => kind_class(kind),
+    }
+}
+
+/// The class of a token that its kind alone decides (`""` for the
+/// others).
+fn kind_class(kind: TokenKind) -> &'static str {
+    match kind {
+        TokenKind::NumberLit => "n",
+        TokenKind::Plus
+        | TokenKind::Minus
+        | TokenKind::Star
+        | TokenKind::Slash
+        | TokenKind::Percent
+        | TokenKind::And
+        | TokenKind::Or
+        | TokenKind::Bang
+        | TokenKind::Equal
+        | TokenKind::NotEqual
+        | TokenKind::Less
+        | TokenKind::LessOrEqual
+        | TokenKind::Greater
+        | TokenKind::GreaterOrEqual
+        | TokenKind::Question
+        | TokenKind::Colon
+        | TokenKind::FatArrow
+        | TokenKind::Ellipsis
+        | TokenKind::Assign => "o",
+        TokenKind::OpenParen
+        | TokenKind::CloseParen
+        | TokenKind::OpenBracket
+        | TokenKind::CloseBracket
+        | TokenKind::Dot
+        | TokenKind::DoubleColon
+        | TokenKind::Comma => "p",
+        TokenKind::Escape => "e",
+        TokenKind::Invalid(_) => "bad",
+        // The classes of these depend on more than the kind
+        // ([`token_class`]).
+        TokenKind::Newline
+        | TokenKind::Identifier
+        | TokenKind::OpenBrace
+        | TokenKind::CloseBrace
+        | TokenKind::CloseBraceStrip
+        | TokenKind::OpenQuote
+        | TokenKind::CloseQuote
+        | TokenKind::HeredocOpen { .. }
+        | TokenKind::HeredocClose
+        | TokenKind::InterpolationStart { .. }
+        | TokenKind::DirectiveStart { .. }
+        | TokenKind::Text
+        | TokenKind::Eof => "",
+    }
 }
 
 /// Adjacent segments of one class as one.
@@ -248,11 +285,31 @@ fn json_segments(source: &str) -> Vec<(usize, usize, &'static str)> {
     merge(segments)
 }
 
+/// Highlighted source text as HTML (`templates/source.html`).
+#[derive(Template)]
+#[template(path = "source.html")]
+pub struct Highlighted<'a> {
+    pieces: Vec<Piece<'a>>,
+    /// An empty range at the source's end: a caret after the last piece.
+    caret_at_end: bool,
+}
+
+/// A piece of highlighted source: text of one class, wholly inside or
+/// outside the marked range.
+struct Piece<'a> {
+    /// A caret (an empty marked range) before it.
+    caret: bool,
+    marked: bool,
+    /// Its class; empty for text of the page's own style.
+    class: &'static str,
+    text: &'a str,
+}
+
 /// Source text as HTML (preformatted content): highlighted, each token's
 /// text in an `i` element of its class (`style.css` sets it upright: the
 /// shortest element to carry a class), and the byte range `mark` (an
 /// expected error's range) marked; an empty range is a caret.
-pub fn highlight(source: &str, kind: SourceKind, mark: Option<(usize, usize)>) -> String {
+pub fn highlight(source: &str, kind: SourceKind, mark: Option<(usize, usize)>) -> Highlighted<'_> {
     let segments = match kind {
         SourceKind::Expression | SourceKind::Config => {
             native_segments(source, StartMode::ConfigFile)
@@ -269,7 +326,7 @@ pub fn highlight(source: &str, kind: SourceKind, mark: Option<(usize, usize)>) -
             })
             .collect(),
     );
-    let mut out = String::with_capacity(source.len() * 2);
+    let mut pieces = Vec::with_capacity(segments.len());
     let mut caret_done = false;
     for (start, end, class) in segments {
         let mut cuts = vec![start, end];
@@ -280,36 +337,20 @@ pub fn highlight(source: &str, kind: SourceKind, mark: Option<(usize, usize)>) -
         cuts.dedup();
         for pair in cuts.windows(2) {
             let (a, b) = (pair[0], pair[1]);
-            if let Some((ms, me)) = mark {
-                if ms == me && ms == a && !caret_done {
-                    out.push_str("<mark class=at></mark>");
-                    caret_done = true;
-                }
-            }
-            let marked = mark.is_some_and(|(ms, me)| ms < me && a >= ms && b <= me);
-            if marked {
-                out.push_str("<mark>");
-            }
-            if class.is_empty() {
-                escape_into(&mut out, &source[a..b], true);
-            } else {
-                out.push_str("<i class=");
-                out.push_str(class);
-                out.push('>');
-                escape_into(&mut out, &source[a..b], true);
-                out.push_str("</i>");
-            }
-            if marked {
-                out.push_str("</mark>");
-            }
+            let caret = mark.is_some_and(|(ms, me)| ms == me && ms == a && !caret_done);
+            caret_done |= caret;
+            pieces.push(Piece {
+                caret,
+                marked: mark.is_some_and(|(ms, me)| ms < me && a >= ms && b <= me),
+                class,
+                text: &source[a..b],
+            });
         }
     }
-    if let Some((ms, me)) = mark {
-        if ms == me && !caret_done {
-            out.push_str("<mark class=at></mark>");
-        }
+    Highlighted {
+        pieces,
+        caret_at_end: mark.is_some_and(|(ms, me)| ms == me) && !caret_done,
     }
-    out
 }
 
 #[cfg(test)]
@@ -318,7 +359,9 @@ mod tests {
 
     #[test]
     fn tokens_get_their_classes() {
-        let html = highlight("upper(a.b) + 1 # c\n", SourceKind::Expression, None);
+        let html = highlight("upper(a.b) + 1 # c\n", SourceKind::Expression, None)
+            .render()
+            .unwrap();
         assert_eq!(
             html,
             "<i class=f>upper</i>(a.b) <i class=o>+</i> <i class=n>1</i> \
@@ -328,13 +371,17 @@ mod tests {
 
     #[test]
     fn a_namespaced_function_name_is_a_function_name() {
-        let html = highlight("core::upper(a)", SourceKind::Expression, None);
+        let html = highlight("core::upper(a)", SourceKind::Expression, None)
+            .render()
+            .unwrap();
         assert_eq!(html, "<i class=f>core</i>::<i class=f>upper</i>(a)");
     }
 
     #[test]
     fn modes_tell_quoted_text_from_template_sequences() {
-        let html = highlight("\"a${ {b = 1}.b }\"", SourceKind::Expression, None);
+        let html = highlight("\"a${ {b = 1}.b }\"", SourceKind::Expression, None)
+            .render()
+            .unwrap();
         assert!(
             html.starts_with("<i class=s>\"a</i><i class=d>${</i>"),
             "{html}"
@@ -345,21 +392,29 @@ mod tests {
             html.contains("<i class=n>1</i>}.b <i class=d>}</i>"),
             "{html}"
         );
-        let template = highlight("hi %{ if x }y%{ endif }", SourceKind::Template, None);
+        let template = highlight("hi %{ if x }y%{ endif }", SourceKind::Template, None)
+            .render()
+            .unwrap();
         assert!(template.starts_with("<i class=x>hi </i><i class=d>%{</i> <i class=k>if</i>"));
     }
 
     #[test]
     fn ranges_are_marked() {
-        let html = highlight("a + b", SourceKind::Expression, Some((2, 5)));
+        let html = highlight("a + b", SourceKind::Expression, Some((2, 5)))
+            .render()
+            .unwrap();
         assert_eq!(html, "a <mark><i class=o>+</i></mark><mark> b</mark>");
-        let caret = highlight("a", SourceKind::Expression, Some((1, 1)));
+        let caret = highlight("a", SourceKind::Expression, Some((1, 1)))
+            .render()
+            .unwrap();
         assert_eq!(caret, "a<mark class=at></mark>");
     }
 
     #[test]
     fn json_is_scanned() {
-        let html = highlight("{\"a\": [1, true]}", SourceKind::Json, None);
+        let html = highlight("{\"a\": [1, true]}", SourceKind::Json, None)
+            .render()
+            .unwrap();
         assert_eq!(
             html,
             "{<i class=a>\"a\"</i>: [<i class=n>1</i>, <i class=k>true</i>]}"
@@ -368,7 +423,9 @@ mod tests {
 
     #[test]
     fn invisible_characters_are_shown() {
-        let html = highlight("a\r\n\u{feff}", SourceKind::Config, None);
+        let html = highlight("a\r\n\u{feff}", SourceKind::Config, None)
+            .render()
+            .unwrap();
         assert!(html.contains("␍"), "{html}");
         assert!(html.contains("U+FEFF"), "{html}");
     }

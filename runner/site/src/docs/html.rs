@@ -9,7 +9,9 @@
 //! (`super::markdown`, which escapes raw HTML and drops unsafe links), or,
 //! for a path built from a name, through [`segment`].
 
-use super::notation::{Style, Styled};
+use super::notation::Styled;
+use askama::filters::Safe;
+use askama::Template;
 use std::fmt::Write as _;
 
 /// Escapes `text` for an HTML attribute value (quoted with `"` or `'`)
@@ -18,27 +20,64 @@ use std::fmt::Write as _;
 /// mark, control and unusual space characters) are shown as marks. The
 /// site's one escaping function: every text from outside goes through it.
 pub fn escape_into(out: &mut String, text: &str, visible: bool) {
-    for c in text.chars() {
-        match c {
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '&' => out.push_str("&amp;"),
+    // Writing to a `String` cannot fail.
+    let _ = escape_to(out, text, visible);
+}
+
+/// [`escape_into`] to any writer: each run of characters kept written at
+/// once, each other character replaced (a character a reader could not
+/// see by its mark, [`ControlMark`]).
+fn escape_to<W: std::fmt::Write>(out: &mut W, text: &str, visible: bool) -> std::fmt::Result {
+    let mut kept = 0;
+    for (at, c) in text.char_indices() {
+        let replacement = match c {
+            '<' => "&lt;",
+            '>' => "&gt;",
+            '&' => "&amp;",
             // Text content (`visible`) keeps its quotes.
-            '"' if !visible => out.push_str("&quot;"),
-            '\'' if !visible => out.push_str("&#39;"),
+            '"' if !visible => "&quot;",
+            '\'' if !visible => "&#39;",
             // The root marker ([`ROOT`]) never comes from outside.
-            '\u{1}' if !visible => {}
-            '\r' if visible => {
-                out.push_str("<span class=ctl title=\"carriage return (U+000D)\">␍</span>")
+            '\u{1}' if !visible => "",
+            c if visible && (c == '\r' || invisible(c)) => {
+                out.write_str(&text[kept..at])?;
+                kept = at + c.len_utf8();
+                ControlMark::of(c)
+                    .render_into(out)
+                    .map_err(|_| std::fmt::Error)?;
+                continue;
             }
-            c if visible && invisible(c) => {
-                let _ = write!(
-                    out,
-                    "<span class=ctl title=\"U+{:04X}\">⟨U+{:04X}⟩</span>",
-                    c as u32, c as u32
-                );
-            }
-            c => out.push(c),
+            _ => continue,
+        };
+        out.write_str(&text[kept..at])?;
+        out.write_str(replacement)?;
+        kept = at + c.len_utf8();
+    }
+    out.write_str(&text[kept..])
+}
+
+/// The mark of a character a reader could not see
+/// (`templates/control.html`): a carriage return as `␍`, any other as
+/// its code point, `⟨U+FEFF⟩`.
+#[derive(Template)]
+#[template(path = "control.html")]
+struct ControlMark {
+    name: String,
+    shown: String,
+}
+
+impl ControlMark {
+    fn of(c: char) -> ControlMark {
+        let code = format!("U+{:04X}", c as u32);
+        match c {
+            '\r' => ControlMark {
+                name: format!("carriage return ({code})"),
+                shown: "␍".into(),
+            },
+            _ => ControlMark {
+                shown: format!("⟨{code}⟩"),
+                name: code,
+            },
         }
     }
 }
@@ -57,18 +96,51 @@ pub fn escape(text: &str) -> String {
     out
 }
 
-/// Styled text as HTML: each run of a style in an `i` element of its
-/// class, as [`super::highlight::highlight`] writes source text.
-pub fn styled(text: &Styled) -> String {
+/// Styled text as HTML (`templates/styled.html`): each run of a style in
+/// an `i` element of its class, as [`super::highlight::highlight`] writes
+/// source text.
+#[derive(Template)]
+#[template(path = "styled.html")]
+pub struct StyledHtml<'a> {
+    /// Each run's class (empty for plain text) and text.
+    runs: Vec<(&'static str, &'a str)>,
+}
+
+/// Styled text as HTML ([`StyledHtml`]).
+pub fn styled(text: &Styled) -> StyledHtml<'_> {
+    let runs = text
+        .0
+        .iter()
+        .map(|(style, run)| (style.class(), run.as_str()))
+        .collect();
+    StyledHtml { runs }
+}
+
+/// Text content as the templates write it ([`Safe`]): escaped by
+/// [`escape_into`] for text content, characters a reader could not see
+/// shown as marks.
+pub fn visible(text: &str) -> Safe<Visible<'_>> {
+    Safe(Visible(text))
+}
+
+/// Text escaped for text content ([`visible`]), written as it is
+/// displayed.
+pub struct Visible<'a>(&'a str);
+
+impl std::fmt::Display for Visible<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        escape_to(f, self.0, true)
+    }
+}
+
+/// A fragment of a page (a link, a code span of a Markdown text...): its
+/// template rendered. Like `write!` to a `String`, this does not fail:
+/// the site's templates write text, numbers and links, whose `Display`
+/// never does (were one to, the fragment would be left empty).
+pub fn fragment_html(template: &impl Template) -> String {
     let mut out = String::new();
-    for (style, run) in &text.0 {
-        if *style == Style::Plain {
-            escape_into(&mut out, run, true);
-        } else {
-            let _ = write!(out, "<i class={}>", style.class());
-            escape_into(&mut out, run, true);
-            out.push_str("</i>");
-        }
+    if template.render_into(&mut out).is_err() {
+        out.clear();
     }
     out
 }
@@ -102,9 +174,21 @@ impl Page {
         }
     }
 
-    /// The whole HTML document.
-    pub fn render(&self, has_matrix: bool) -> String {
-        let root = root_of(&self.path);
+    /// A page whose content is the template `body`, rendered.
+    pub fn rendered(
+        path: impl Into<String>,
+        title: impl Into<String>,
+        body: &impl Template,
+    ) -> Result<Page, String> {
+        let path = path.into();
+        let body = body
+            .render()
+            .map_err(|e| format!("cannot write the page {path}: {e}"))?;
+        Ok(Page::new(path, title, body))
+    }
+
+    /// The whole HTML document (`templates/page.html`).
+    pub fn render(&self, has_matrix: bool) -> Result<String, String> {
         let mut nav = vec![
             ("index.html", "Home"),
             ("spec/index.html", "Specification"),
@@ -117,31 +201,47 @@ impl Page {
             ("coverage.html", "Coverage"),
             ("notes/index.html", "Spec notes"),
         ]);
-        let mut links = String::new();
-        for (href, label) in nav {
-            let current = if href == self.path {
-                " aria-current=page"
-            } else {
-                ""
-            };
-            let _ = write!(links, "<a href=\"{root}{href}\"{current}>{label}</a>");
-        }
-        let title = escape(&self.title);
-        let body = self.body.replace(ROOT, &root);
-        format!(
-            "<!doctype html>\n<html lang=en>\n<meta charset=utf-8>\n\
-             <meta http-equiv=Content-Security-Policy content=\"{CONTENT_SECURITY_POLICY}\">\n\
-             <meta name=viewport content=\"width=device-width,initial-scale=1\">\n\
-             <title>{title} · HCL conformance suite</title>\n\
-             <link rel=stylesheet href=\"{root}assets/style.css\">\n\
-             <script src=\"{root}assets/site.js\" defer></script>\n\
-             <body data-root=\"{root}\">\n\
-             <header><a class=brand href=\"{root}index.html\">HCL conformance suite</a>\
-             <nav>{links}</nav>\
-             <form class=search action=\"{root}search.html\"><input type=search name=q placeholder=\"Search cases and the spec\" aria-label=Search></form></header>\n\
-             <main>\n{body}\n</main>\n\
-             <footer>Generated by <code>hcl-conformance docs</code> from the suite's files.</footer>\n"
-        )
+        let root = root_of(&self.path);
+        let frame = Frame {
+            csp: CONTENT_SECURITY_POLICY,
+            title: &self.title,
+            body: self.body.replace(ROOT, &root),
+            root,
+            path: &self.path,
+            nav,
+        };
+        frame
+            .render()
+            .map_err(|e| format!("cannot write the page {}: {e}", self.path))
+    }
+}
+
+/// The frame of a page: `templates/page.html`.
+#[derive(Template)]
+#[template(path = "page.html")]
+struct Frame<'a> {
+    /// [`CONTENT_SECURITY_POLICY`], the site's own constant.
+    csp: &'a str,
+    title: &'a str,
+    /// The way back to the root ([`root_of`]).
+    root: String,
+    path: &'a str,
+    /// Each link of the navigation: its page from the root, and label.
+    nav: Vec<(&'a str, &'a str)>,
+    /// The page's content, safe HTML made by the site's own templates,
+    /// its links from the root made relative.
+    body: String,
+}
+
+/// The site's escaper, for every value its templates (`templates/`)
+/// write: text escaped for an attribute value or text content
+/// ([`escape_into`]).
+#[derive(Clone, Copy)]
+pub struct Escape;
+
+impl askama::filters::Escaper for Escape {
+    fn write_escaped_str<W: std::fmt::Write>(&self, mut dest: W, text: &str) -> std::fmt::Result {
+        escape_to(&mut dest, text, false)
     }
 }
 
@@ -166,6 +266,12 @@ pub fn href(path: &str, anchor: Option<&str>) -> String {
         out.push_str(&fragment(a));
     }
     out
+}
+
+/// [`href`] as a value the templates write as it is ([`Safe`]): a link
+/// the site made, of the root marker and percent-encoded characters.
+pub fn link(path: &str, anchor: Option<&str>) -> Safe<String> {
+    Safe(href(path, anchor))
 }
 
 /// The longest name of a file or folder the site writes (below the 255
@@ -271,6 +377,7 @@ pub fn fragment(anchor: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+    use super::super::notation::Style;
     use super::*;
 
     /// The segments `site.js` (`hclSuitePage`) makes of the same names,
@@ -358,10 +465,39 @@ mod tests {
             href("suite/q\" x=\"y.html", Some("a\"b")),
             "\u{1}R\u{1}suite/q%22%20x%3D%22y.html#a%22b"
         );
-        let page = Page::new("suite/a/b.html", "<t>", String::new()).render(false);
+        let page = Page::new("suite/a/b.html", "<t>", String::new())
+            .render(false)
+            .unwrap();
         assert!(page.contains(&format!(
             "<meta http-equiv=Content-Security-Policy content=\"{CONTENT_SECURITY_POLICY}\">"
         )));
         assert!(page.contains("<title>&lt;t&gt; · "));
+    }
+
+    /// The templates escape with the site's escaper (askama's own would
+    /// write `&#34;` and keep the root marker), and write text content
+    /// with its quotes kept and invisible characters shown.
+    #[test]
+    fn templates_escape_as_the_site_does() {
+        let hostile = "\"'<>&\u{1}R\u{1}\r";
+        let page = Page::new("a.html", hostile, String::new())
+            .render(false)
+            .unwrap();
+        assert!(
+            page.contains(&format!("<title>{} · ", escape(hostile))),
+            "{page}"
+        );
+        assert!(page.contains("<title>&quot;&#39;&lt;&gt;&amp;R\r · "));
+        let text = Styled(vec![
+            (Style::Plain, hostile.to_string()),
+            (Style::Str, "\u{feff}".to_string()),
+        ]);
+        assert_eq!(
+            styled(&text).render().unwrap(),
+            "\"'&lt;&gt;&amp;<span class=ctl title=\"U+0001\">⟨U+0001⟩</span>R\
+             <span class=ctl title=\"U+0001\">⟨U+0001⟩</span>\
+             <span class=ctl title=\"carriage return (U+000D)\">␍</span>\
+             <i class=s><span class=ctl title=\"U+FEFF\">⟨U+FEFF⟩</span></i>"
+        );
     }
 }

@@ -9,7 +9,9 @@
 //! loaded), and every text and attribute value is escaped by the site's
 //! escaping function ([`escape`]), not by the renderer's.
 
-use super::html::{escape, href, safe_url, url_scheme};
+use super::html::{escape, fragment_html, href, link, safe_url, url_scheme};
+use askama::filters::Safe;
+use askama::Template;
 use pulldown_cmark::{Alignment, CodeBlockKind, CowStr, Event, Options, Parser, Tag, TagEnd};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -35,8 +37,12 @@ impl Links {
         if let Some(link) = self.requirement_link(name, content) {
             return Some(link);
         }
-        self.resolve(name)
-            .map(|target| format!("<a href=\"{target}\">{content}</a>"))
+        self.resolve(name).map(|target| {
+            fragment_html(&LinkHtml {
+                href: Safe(target),
+                content,
+            })
+        })
     }
 
     /// `content` linked to the requirement `id` on the page of its
@@ -45,8 +51,11 @@ impl Links {
     pub fn requirement_link(&self, id: &str, content: &str) -> Option<String> {
         let page = self.requirements.get(id)?;
         Some(match *page == super::requirement_page(id) {
-            true => format!("{}{content}</a>", super::REQUIREMENT_REFERENCE),
-            false => format!("<a href=\"{}\">{content}</a>", href(page, Some(id))),
+            true => super::reference("r", content),
+            false => fragment_html(&LinkHtml {
+                href: link(page, Some(id)),
+                content,
+            }),
         })
     }
 
@@ -73,44 +82,66 @@ impl Links {
     }
 }
 
+/// A link the site made around HTML the site made (`templates/link.html`).
+#[derive(Template)]
+#[template(path = "link.html")]
+pub struct LinkHtml<'a> {
+    pub href: Safe<String>,
+    pub content: &'a str,
+}
+
+/// A piece of a run of text: text, or a link the site made.
+enum Piece<'a> {
+    Text(&'a str),
+    Link(String),
+}
+
+/// A run of text with the ids it names linked (`templates/linked.html`).
+#[derive(Template)]
+#[template(path = "linked.html")]
+struct Linked<'a> {
+    pieces: Vec<Piece<'a>>,
+}
+
+/// A word's link: a cited document by file name
+/// (`002_e701fb6c663d6b71.txt`) shows as its title, linked to its page;
+/// a case or requirement id or a note path as itself, linked.
+fn word_link(word: &str, links: &Links) -> Option<String> {
+    match hcl_conformance_format::documents::document(word) {
+        Some(d) => Some(fragment_html(&LinkHtml {
+            href: link(&format!("spec/{}.html", d.short), None),
+            content: &escape(d.title),
+        })),
+        None => (word.len() > 2)
+            .then(|| links.link(word, &escape(word)))
+            .flatten(),
+    }
+}
+
 /// A run of text with every id it names linked.
 fn linkify(text: &str, links: &Links) -> Option<String> {
     let is_word = |c: char| c.is_alphanumeric() || "-_./:".contains(c);
-    let mut out = String::new();
+    let mut pieces = Vec::new();
     let mut found = false;
     let mut rest = text;
     while !rest.is_empty() {
         let start = rest.find(is_word).unwrap_or(rest.len());
-        out.push_str(&escape(&rest[..start]));
+        pieces.push(Piece::Text(&rest[..start]));
         rest = &rest[start..];
         let end = rest.find(|c: char| !is_word(c)).unwrap_or(rest.len());
         let word = &rest[..end];
         let trimmed = word.trim_end_matches(['.', ':']);
-        // A cited document by file name (`002_e701fb6c663d6b71.txt`) shows
-        // as its title, linked to its page.
-        let document = hcl_conformance_format::documents::document(trimmed);
-        let label = document.map_or(trimmed, |d| d.title);
-        let link = match document {
-            Some(d) => Some(format!(
-                "<a href=\"{}\">{}</a>",
-                href(&format!("spec/{}.html", d.short), None),
-                escape(label)
-            )),
-            None => (trimmed.len() > 2)
-                .then(|| links.link(trimmed, &escape(label)))
-                .flatten(),
-        };
-        match link {
+        match word_link(trimmed, links) {
             Some(link) => {
                 found = true;
-                out.push_str(&link);
-                out.push_str(&escape(&word[trimmed.len()..]));
+                pieces.push(Piece::Link(link));
+                pieces.push(Piece::Text(&word[trimmed.len()..]));
             }
-            None => out.push_str(&escape(word)),
+            None => pieces.push(Piece::Text(word)),
         }
         rest = &rest[end..];
     }
-    found.then_some(out)
+    found.then(|| fragment_html(&Linked { pieces }))
 }
 
 /// Where a link of a text leads, as the value of its `href` (escaped); `None`
@@ -124,18 +155,162 @@ fn link_target(dest: &str, base: Option<&str>, links: &Links) -> Option<String> 
         // A text that is no note (a requirement's, from its document)
         // loses its links within that document.
         None => base
-            .and_then(|b| super::join_path(b, dest))
+            .and_then(|b| super::links::join_path(b, dest))
             .and_then(|p| links.note(&p)),
     }
 }
 
-/// The class of a table's cell, for its column's alignment (`style.css`).
-fn alignment_class(alignment: Option<&Alignment>) -> &'static str {
-    match alignment {
-        Some(Alignment::Left) => " class=left",
-        Some(Alignment::Center) => " class=center",
-        Some(Alignment::Right) => " class=right",
-        Some(Alignment::None) | None => "",
+/// The start tag of a table's cell: `th` in the head, `td` in the body;
+/// its column's alignment a class (`style.css`), not a style attribute,
+/// which the pages' Content-Security-Policy forbids.
+fn cell_start(head: bool, alignment: Option<&Alignment>) -> &'static str {
+    match (head, alignment) {
+        (true, Some(Alignment::Left)) => "<th class=left>",
+        (true, Some(Alignment::Center)) => "<th class=center>",
+        (true, Some(Alignment::Right)) => "<th class=right>",
+        (true, Some(Alignment::None) | None) => "<th>",
+        (false, Some(Alignment::Left)) => "<td class=left>",
+        (false, Some(Alignment::Center)) => "<td class=center>",
+        (false, Some(Alignment::Right)) => "<td class=right>",
+        (false, Some(Alignment::None) | None) => "<td>",
+    }
+}
+
+/// The start of a link of a text (`templates/link_start.html`).
+#[derive(Template)]
+#[template(path = "link_start.html")]
+struct LinkStart<'a> {
+    /// The target, escaped or made by the site ([`link_target`]).
+    href: Safe<String>,
+    title: &'a str,
+}
+
+/// Code of a text (`templates/code.html`).
+#[derive(Template)]
+#[template(path = "code.html")]
+struct Code<'a> {
+    code: &'a str,
+}
+
+/// The events of a Markdown text rewritten for the site: every text,
+/// link and cell written here (escaped, or from the site's templates),
+/// the rest left to the renderer.
+struct Rewriter<'a> {
+    base: Option<&'a str>,
+    links: &'a Links,
+    events: Vec<Event<'a>>,
+    /// For each open link or image, whether it wrote an `<a>` (links do
+    /// not nest: an image in a link is not linked again).
+    open_links: Vec<bool>,
+    in_link: usize,
+    in_code_block: bool,
+    /// The alignments of the columns of the open table, whether its head
+    /// is open, and the column of the cell.
+    alignments: Vec<Alignment>,
+    in_head: bool,
+    column: usize,
+}
+
+impl<'a> Rewriter<'a> {
+    /// HTML written as it is.
+    fn write(&mut self, html: impl Into<CowStr<'a>>) {
+        self.events.push(Event::InlineHtml(html.into()));
+    }
+
+    fn event(&mut self, event: Event<'a>) {
+        match event {
+            Event::Start(Tag::Link {
+                dest_url, title, ..
+            })
+            | Event::Start(Tag::Image {
+                dest_url, title, ..
+            }) => self.link_start(&dest_url, &title),
+            Event::End(TagEnd::Link | TagEnd::Image) => {
+                if self.open_links.pop().unwrap_or(false) {
+                    self.in_link = self.in_link.saturating_sub(1);
+                    self.write("</a>");
+                }
+            }
+            Event::Start(Tag::CodeBlock(_)) => {
+                self.in_code_block = true;
+                self.events
+                    .push(Event::Start(Tag::CodeBlock(CodeBlockKind::Indented)));
+            }
+            Event::End(TagEnd::CodeBlock) => {
+                self.in_code_block = false;
+                self.events.push(Event::End(TagEnd::CodeBlock));
+            }
+            Event::Code(code) => {
+                let shown = fragment_html(&Code { code: &code });
+                let linked = match self.in_link {
+                    0 => self.links.link(&code, &shown),
+                    _ => None,
+                };
+                self.write(linked.unwrap_or(shown));
+            }
+            Event::Text(text) => {
+                let linked = match self.in_link == 0 && !self.in_code_block {
+                    true => linkify(&text, self.links),
+                    false => None,
+                };
+                self.write(linked.unwrap_or_else(|| escape(&text)));
+            }
+            // Raw HTML is text; a block of it a paragraph.
+            Event::Html(raw) | Event::InlineHtml(raw) => self.write(escape(&raw)),
+            Event::Start(Tag::HtmlBlock) => self.events.push(Event::Start(Tag::Paragraph)),
+            Event::End(TagEnd::HtmlBlock) => self.events.push(Event::End(TagEnd::Paragraph)),
+            // What the options leave off, as text should it come.
+            Event::FootnoteReference(name) => self.write(escape(&format!("[^{name}]"))),
+            Event::TaskListMarker(done) => self.write(if done { "[x] " } else { "[ ] " }),
+            Event::InlineMath(math) | Event::DisplayMath(math) => self.write(escape(&math)),
+            other => self.table_event(other),
+        }
+    }
+
+    /// A link or image: a link to its target when it may have one
+    /// ([`link_target`]) and is not inside another.
+    fn link_start(&mut self, dest: &str, title: &str) {
+        let target = link_target(dest, self.base, self.links).filter(|_| self.in_link == 0);
+        self.open_links.push(target.is_some());
+        if let Some(target) = target {
+            self.in_link += 1;
+            self.write(fragment_html(&LinkStart {
+                href: Safe(target),
+                title,
+            }));
+        }
+    }
+
+    /// A table's events, written here; any other event to the renderer.
+    fn table_event(&mut self, event: Event<'a>) {
+        match event {
+            Event::Start(Tag::Table(columns)) => {
+                self.alignments = columns;
+                self.write("<table>");
+            }
+            Event::Start(Tag::TableHead) => {
+                (self.in_head, self.column) = (true, 0);
+                self.write("<thead><tr>");
+            }
+            Event::End(TagEnd::TableHead) => {
+                self.in_head = false;
+                self.write("</tr></thead><tbody>\n");
+            }
+            Event::Start(Tag::TableRow) => {
+                self.column = 0;
+                self.write("<tr>");
+            }
+            Event::End(TagEnd::TableRow) => self.write("</tr>\n"),
+            Event::Start(Tag::TableCell) => {
+                self.write(cell_start(self.in_head, self.alignments.get(self.column)));
+            }
+            Event::End(TagEnd::TableCell) => {
+                self.column += 1;
+                self.write(if self.in_head { "</th>" } else { "</td>" });
+            }
+            Event::End(TagEnd::Table) => self.write("</tbody></table>\n"),
+            other => self.events.push(other),
+        }
     }
 }
 
@@ -144,119 +319,27 @@ fn alignment_class(alignment: Option<&Alignment>) -> &'static str {
 /// links to anything the site does not hold keep their text, unlinked;
 /// so do links of a scheme other than http, https and mailto. Raw HTML
 /// shows as text. Every text, link and cell is written here, escaped
-/// ([`escape`]); the renderer writes the other elements (paragraphs,
-/// lists, emphasis...), which carry nothing from the text.
+/// ([`escape`]) or from the site's templates (`Rewriter`); the renderer
+/// writes the other elements (paragraphs, lists, emphasis...), which
+/// carry nothing from the text.
 pub fn to_html(markdown: &str, base: Option<&str>, links: &Links) -> String {
     let options = Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH;
-    let mut events = Vec::new();
-    let written = |html: String| Event::InlineHtml(CowStr::from(html));
-    // For each open link or image, whether it wrote an `<a>` (links do
-    // not nest: an image in a link is not linked again).
-    let mut open_links: Vec<bool> = Vec::new();
-    let mut in_link = 0usize;
-    let mut in_code_block = false;
-    // The alignments of the columns of the open table, whether its head
-    // is open, and the column of the cell.
-    let mut alignments: Vec<Alignment> = Vec::new();
-    let mut in_head = false;
-    let mut column = 0usize;
+    let mut rewriter = Rewriter {
+        base,
+        links,
+        events: Vec::new(),
+        open_links: Vec::new(),
+        in_link: 0,
+        in_code_block: false,
+        alignments: Vec::new(),
+        in_head: false,
+        column: 0,
+    };
     for event in Parser::new_ext(markdown, options) {
-        match event {
-            Event::Start(Tag::Link {
-                dest_url, title, ..
-            })
-            | Event::Start(Tag::Image {
-                dest_url, title, ..
-            }) => {
-                let target = link_target(&dest_url, base, links).filter(|_| in_link == 0);
-                open_links.push(target.is_some());
-                if let Some(target) = target {
-                    in_link += 1;
-                    let title = match title.is_empty() {
-                        true => String::new(),
-                        false => format!(" title=\"{}\"", escape(&title)),
-                    };
-                    events.push(written(format!("<a href=\"{target}\"{title}>")));
-                }
-            }
-            Event::End(TagEnd::Link | TagEnd::Image) => {
-                if open_links.pop().unwrap_or(false) {
-                    in_link = in_link.saturating_sub(1);
-                    events.push(written("</a>".into()));
-                }
-            }
-            Event::Start(Tag::CodeBlock(_)) => {
-                in_code_block = true;
-                events.push(Event::Start(Tag::CodeBlock(CodeBlockKind::Indented)));
-            }
-            Event::End(TagEnd::CodeBlock) => {
-                in_code_block = false;
-                events.push(Event::End(TagEnd::CodeBlock));
-            }
-            Event::Code(code) => {
-                let shown = format!("<code>{}</code>", escape(&code));
-                let linked = match in_link {
-                    0 => links.link(&code, &shown),
-                    _ => None,
-                };
-                events.push(written(linked.unwrap_or(shown)));
-            }
-            Event::Text(text) => {
-                let linked = match in_link == 0 && !in_code_block {
-                    true => linkify(&text, links),
-                    false => None,
-                };
-                events.push(written(linked.unwrap_or_else(|| escape(&text))));
-            }
-            // Raw HTML is text; a block of it a paragraph.
-            Event::Html(raw) | Event::InlineHtml(raw) => events.push(written(escape(&raw))),
-            Event::Start(Tag::HtmlBlock) => events.push(Event::Start(Tag::Paragraph)),
-            Event::End(TagEnd::HtmlBlock) => events.push(Event::End(TagEnd::Paragraph)),
-            // Tables: a column's alignment is a class, not a style
-            // attribute, which the pages' Content-Security-Policy forbids.
-            Event::Start(Tag::Table(columns)) => {
-                alignments = columns;
-                events.push(written("<table>".into()));
-            }
-            Event::Start(Tag::TableHead) => {
-                (in_head, column) = (true, 0);
-                events.push(written("<thead><tr>".into()));
-            }
-            Event::End(TagEnd::TableHead) => {
-                in_head = false;
-                events.push(written("</tr></thead><tbody>\n".into()));
-            }
-            Event::Start(Tag::TableRow) => {
-                column = 0;
-                events.push(written("<tr>".into()));
-            }
-            Event::End(TagEnd::TableRow) => events.push(written("</tr>\n".into())),
-            Event::Start(Tag::TableCell) => {
-                let cell = if in_head { "th" } else { "td" };
-                let class = alignment_class(alignments.get(column));
-                events.push(written(format!("<{cell}{class}>")));
-            }
-            Event::End(TagEnd::TableCell) => {
-                let cell = if in_head { "th" } else { "td" };
-                column += 1;
-                events.push(written(format!("</{cell}>")));
-            }
-            Event::End(TagEnd::Table) => events.push(written("</tbody></table>\n".into())),
-            // What the options leave off, as text should it come.
-            Event::FootnoteReference(name) => {
-                events.push(written(escape(&format!("[^{name}]"))));
-            }
-            Event::TaskListMarker(done) => {
-                events.push(written(if done { "[x] " } else { "[ ] " }.into()));
-            }
-            Event::InlineMath(math) | Event::DisplayMath(math) => {
-                events.push(written(escape(&math)));
-            }
-            other => events.push(other),
-        }
+        rewriter.event(event);
     }
     let mut html = String::new();
-    pulldown_cmark::html::push_html(&mut html, events.into_iter());
+    pulldown_cmark::html::push_html(&mut html, rewriter.events.into_iter());
     html
 }
 

@@ -325,6 +325,87 @@ pub fn source_of(input: &CaseInput) -> Option<(&str, SourceKind)> {
 /// its values with their types, its options.
 pub fn input(input: &CaseInput) -> Rows {
     let mut rows = Rows::new();
+    match input {
+        Input::Convert(_) | Input::Unify(_) | Input::Identical(_) | Input::Matches(_) => {
+            type_rows(input, &mut rows)
+        }
+        Input::Operation(_) => operation_rows(input, &mut rows),
+        Input::Expr(_)
+        | Input::Template(_)
+        | Input::Config(_)
+        | Input::Static(_)
+        | Input::TypeExpr(_) => source_rows(input, &mut rows),
+    }
+    rows
+}
+
+/// The rows of an input about types: a conversion, a unification, two
+/// types compared, a type matched against a type specification.
+fn type_rows(input: &CaseInput, rows: &mut Rows) {
+    match input {
+        Input::Convert(c) => {
+            row(
+                rows,
+                "value",
+                typed(&ExpectedValue::from(&c.value.0), &c.value.0.ty()),
+            );
+            row(rows, "convert to", ty(&c.to.0));
+        }
+        Input::Unify(u) => {
+            let mut s = Styled::default();
+            for (i, t) in u.types.iter().enumerate() {
+                if i > 0 {
+                    s.push(Style::Plain, ", ");
+                }
+                s.append(ty(&t.0));
+            }
+            row(rows, "unify", s);
+        }
+        Input::Identical(i) => {
+            let mut s = ty(&i.types[0].0);
+            s.push(Style::Plain, " and ");
+            s.append(ty(&i.types[1].0));
+            row(rows, "are identical?", s);
+        }
+        Input::Matches(m) => {
+            row(rows, "type", ty(&m.ty.0));
+            row(rows, "matches the spec?", ty(&m.spec.0));
+        }
+        _ => {}
+    }
+}
+
+/// The rows of an operation: its shape and name, then each operand.
+fn operation_rows(input: &CaseInput, rows: &mut Rows) {
+    let Input::Operation(o) = input else {
+        return;
+    };
+    let name = o.op.name();
+    let symbol = operator(name);
+    let shape = match o.operands.len() {
+        1 => format!("{symbol}a"),
+        _ => format!("a {symbol} b"),
+    };
+    row(
+        rows,
+        "operation",
+        Styled(vec![
+            (Style::Plain, format!("{shape}  ")),
+            (Style::Comment, format!("# {name}")),
+        ]),
+    );
+    for (operand, v) in ["a", "b"].iter().zip(&o.operands) {
+        let mut s = Styled::default();
+        s.push(Style::Name, *operand);
+        s.push(Style::Plain, " = ");
+        s.append(typed(&ExpectedValue::from(&v.0), &v.0.ty()));
+        row(rows, "operand", s);
+    }
+}
+
+/// The rows of an input with source text: the text, then its variables
+/// and options.
+fn source_rows(input: &CaseInput, rows: &mut Rows) {
     let source = |rows: &mut Rows, label: &str| {
         if let Some((text, kind)) = source_of(input) {
             rows.push((label.to_string(), Cell::Source(text.to_string(), kind)));
@@ -338,104 +419,49 @@ pub fn input(input: &CaseInput) -> Rows {
             .join(", ")
     };
     match input {
-        Input::Convert(c) => {
-            row(
-                &mut rows,
-                "value",
-                typed(&ExpectedValue::from(&c.value.0), &c.value.0.ty()),
-            );
-            row(&mut rows, "convert to", ty(&c.to.0));
-        }
-        Input::Unify(u) => {
-            let mut s = Styled::default();
-            for (i, t) in u.types.iter().enumerate() {
-                if i > 0 {
-                    s.push(Style::Plain, ", ");
-                }
-                s.append(ty(&t.0));
-            }
-            row(&mut rows, "unify", s);
-        }
-        Input::Identical(i) => {
-            let mut s = ty(&i.types[0].0);
-            s.push(Style::Plain, " and ");
-            s.append(ty(&i.types[1].0));
-            row(&mut rows, "are identical?", s);
-        }
-        Input::Matches(m) => {
-            row(&mut rows, "type", ty(&m.ty.0));
-            row(&mut rows, "matches the spec?", ty(&m.spec.0));
-        }
-        Input::Operation(o) => {
-            let name = o.op.name();
-            let symbol = operator(name);
-            let shape = match o.operands.len() {
-                1 => format!("{symbol}a"),
-                _ => format!("a {symbol} b"),
-            };
-            row(
-                &mut rows,
-                "operation",
-                Styled(vec![
-                    (Style::Plain, format!("{shape}  ")),
-                    (Style::Comment, format!("# {name}")),
-                ]),
-            );
-            for (operand, v) in ["a", "b"].iter().zip(&o.operands) {
-                let mut s = Styled::default();
-                s.push(Style::Name, *operand);
-                s.push(Style::Plain, " = ");
-                s.append(typed(&ExpectedValue::from(&v.0), &v.0.ty()));
-                row(&mut rows, "operand", s);
-            }
-        }
         Input::Expr(e) => {
-            source(&mut rows, "expression");
-            variables(&mut rows, &e.variables);
+            source(rows, "expression");
+            variables(rows, &e.variables);
             if !e.extensions.is_empty() {
-                row(&mut rows, "extensions", Styled::plain(words(&e.extensions)));
+                row(rows, "extensions", Styled::plain(words(&e.extensions)));
             }
         }
         Input::Template(t) => {
-            source(&mut rows, "template");
-            variables(&mut rows, &t.variables);
+            source(rows, "template");
+            variables(rows, &t.variables);
         }
         Input::Config(c) => {
             let label = match c.syntax.0 {
                 hcl_conformance_format::kinds::Syntax::Json => "JSON configuration",
                 hcl_conformance_format::kinds::Syntax::Native => "configuration",
             };
-            source(&mut rows, label);
-            variables(&mut rows, &c.variables);
+            source(rows, label);
+            variables(rows, &c.variables);
             if let Some(schema) = &c.schema {
-                row(&mut rows, "schema", schema_text(schema));
+                row(rows, "schema", schema_text(schema));
             }
             if c.literal_only {
-                row(&mut rows, "mode", Styled::plain("literal-only"));
+                row(rows, "mode", Styled::plain("literal-only"));
             }
             if !c.extensions.is_empty() {
-                row(&mut rows, "extensions", Styled::plain(words(&c.extensions)));
+                row(rows, "extensions", Styled::plain(words(&c.extensions)));
             }
         }
         Input::Static(s) => {
-            source(&mut rows, "expression");
-            row(
-                &mut rows,
-                "static analysis",
-                Styled::plain(s.analysis.name()),
-            );
+            source(rows, "expression");
+            row(rows, "static analysis", Styled::plain(s.analysis.name()));
         }
         Input::TypeExpr(t) => {
-            source(&mut rows, "type expression");
+            source(rows, "type expression");
             let read = if t.constraint {
                 "a type constraint (any allowed)"
             } else {
                 "an exact type"
             };
-            row(&mut rows, "read as", Styled::plain(read));
+            row(rows, "read as", Styled::plain(read));
         }
+        _ => {}
     }
-    rows
 }
 
 /// A body schema, as the case file writes it (YAML flow style).
