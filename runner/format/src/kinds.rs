@@ -29,22 +29,10 @@ pub const MAX_DEPTH: usize = 1000;
 /// must be a string: a YAML scalar that reads as a number, a bool or null
 /// (`expr: 42`, `name: true`, `expr: 0x10`) is refused instead of being
 /// turned into text that need not be what was written (`0x10` reads as 16).
-#[derive(
-    Clone,
-    Debug,
-    Default,
-    PartialEq,
-    Eq,
-    PartialOrd,
-    Ord,
-    Hash,
-    Serialize,
-    JsonSchema,
-    Deref,
-    Display,
-)]
+#[derive(Serialize, JsonSchema, Deref, Display)]
 #[serde(transparent)]
 #[deref(forward)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Text(pub String);
 
 impl From<&str> for Text {
