@@ -44,7 +44,7 @@ impl From<&str> for Text {
 impl<'de> Deserialize<'de> for Text {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let expecting = "a string: quote it, or write source text as a block scalar (`|`)";
-        // Asked for "any" value, serde_yaml says what YAML read, and names
+        // Asked for "any" value, serde_norway says what YAML read, and names
         // the scalar's line.
         d.deserialize_any(Expecting::<_, ()>(expecting, |text| Ok(text.into()), None))
     }
