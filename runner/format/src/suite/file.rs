@@ -13,10 +13,10 @@
 //! read as its kind once the file is read: errors in them name the case's
 //! line rather than the field's.
 //!
-//! Before the YAML is parsed, the text's nesting is checked
-//! ([`nesting_exceeds`]): libyaml takes time in the square of the depth of
-//! flow collections, and the limit is serde_norway's own, so the parser's
-//! own limit is never the one met.
+//! Before the YAML is parsed, the text's nesting is checked once
+//! ([`nesting_exceeds`], `super::nesting`): libyaml takes time in the
+//! square of the depth of flow collections, and the limit is serde_norway's
+//! own, so a file too deep is refused with its line and what to do.
 
 use super::yaml::{nesting_exceeds, MAX_NESTING};
 use super::{Case, CaseInput, Expectation, LoadError, ProfileExpectation, SuiteFile};
@@ -453,13 +453,16 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for KindFields<'_, A> {
                     .deserialize(de::value::StringDeserializer::new(key))
                     .map(Some);
             }
-            let own = self.common.kind();
-            if key == "kind" && self.reading.is_some() && own != self.reading {
-                return Err(de::Error::custom(format!(
-                    "the case's `kind` comes after fields of another kind (`{}`, the file's \
-                     default): write `kind` before the fields of the case's kind",
-                    self.reading.map_or("", |k| k.name())
-                )));
+            // The case's own kind, come too late: its fields were read as
+            // the file's default kind.
+            if let (Some(own), Some(reading)) = (self.common.kind(), self.reading) {
+                if key == "kind" && own != reading {
+                    return Err(de::Error::custom(format!(
+                        "the case's `kind` comes after fields of another kind (`{}`, the \
+                         file's default): write `kind` before the fields of the case's kind",
+                        reading.name()
+                    )));
+                }
             }
         }
         Ok(None)
@@ -621,6 +624,10 @@ mod tests {
         let identical = case("    kind: identical\n", "[number, string]", "");
         let text = format!("{HEADER}kind: unify\ncases:\n{identical}");
         assert_eq!(kind_of(&text), Kind::Identical);
+        // `kind: null` after the fields is no kind: the default stands.
+        let null = case("", "[number, string]", "    kind: null\n");
+        let text = format!("{HEADER}kind: unify\ncases:\n{null}");
+        assert_eq!(kind_of(&text), Kind::Unify);
     }
 
     #[test]

@@ -7,7 +7,9 @@
 //! minutes to reject), so the loader checks the depth first. The limit is
 //! serde_norway's own (it reads no document deeper), counted over flow and
 //! block collections together, so that a file too deep is refused here,
-//! with the line and what to do, and not by the parser.
+//! with the line and what to do, and not by the parser (were the scan ever
+//! to count less than the parser, the parser's own error, `recursion limit
+//! exceeded`, would be shown, with its line).
 //!
 //! The scan follows enough of YAML to pass over what cannot open a
 //! collection (comments, quoted scalars, block scalars and plain scalars),
