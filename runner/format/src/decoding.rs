@@ -182,53 +182,11 @@ impl Reader<'_> {
     /// distinct after it, an object has exactly its type's attributes, a
     /// set's elements are distinct, a tuple has its type's length.
     fn value(&self, json: &Json, marks: &Json, ty: &Type, path: &Path) -> Result<Value, String> {
-        let fail = |why: String| Err(format!("{path}: {why}"));
-        match (json, marks) {
-            (Json::Null, Json::Bool(true)) => {
-                charge_type(self.budget, ty)?;
-                return Ok(Value::Unknown(ty.clone()));
-            }
-            (_, Json::Bool(true)) => {
-                return Err(format!(
-                    "a value marked unknown (`unknown`: true) is written null, not {}",
-                    shown(json)
-                ))
-            }
-            (Json::Array(items), Json::Array(marks)) if marks.len() != items.len() => {
-                let (m, i) = (marks.len(), items.len());
-                return Err(format!(
-                    "the unknown marks hold {m} entries for a sequence of {i}"
-                ));
-            }
-            (Json::Object(entries), Json::Object(marks))
-                if !marks.keys().all(|k| entries.contains_key(k)) =>
-            {
-                let extra = marks.keys().find(|k| !entries.contains_key(*k));
-                let extra = extra.map(|e| quoted(e).to_string()).unwrap_or_default();
-                return Err(format!(
-                    "the unknown marks name {extra}, which the value lacks"
-                ));
-            }
-            (Json::Array(_), Json::Array(_) | Json::Bool(false) | Json::Null)
-            | (Json::Object(_), Json::Object(_) | Json::Bool(false) | Json::Null) => {}
-            (_, Json::Array(_) | Json::Object(_)) => {
-                return Err(format!(
-                    "unknown marks are an array for a sequence and an object for a mapping, not {} for {}",
-                    shown(marks),
-                    shown(json)
-                ))
-            }
-            (_, Json::Bool(false) | Json::Null) => {}
-            (_, other) => {
-                return Err(format!(
-                    "unknown marks are true, false, arrays or objects, not {}",
-                    shown(other)
-                ))
-            }
+        if check_marks(json, marks)? {
+            charge_type(self.budget, ty)?;
+            return Ok(Value::Unknown(ty.clone()));
         }
-        let no_marks = Json::Bool(false);
-        let mark_at = |i: usize| marks.get(i).unwrap_or(&no_marks);
-        let mark_of = |k: &str| marks.get(k).unwrap_or(&no_marks);
+        let fail = |why: String| Err(format!("{path}: {why}"));
         match (ty, json) {
             (_, Json::Null) => {
                 charge_type(self.budget, ty)?;
@@ -258,43 +216,80 @@ impl Reader<'_> {
                     items.len()
                 ))
             }
-            (Type::List(element) | Type::Set(element), Json::Array(items)) => {
-                charge_type(self.budget, element)?;
-                let elements = self.elements(items, &|_| element, &mark_at, path)?;
-                let element = (**element).clone();
-                let built = match ty {
-                    Type::Set(_) => Value::set(element, elements),
-                    _ => Value::list(element, elements),
-                };
-                let built = built.map_err(|e| e.to_string())?;
-                if built.children().len() != items.len() {
-                    return fail("the elements of a set must be distinct".into());
-                }
-                Ok(built)
+            (Type::List(_) | Type::Set(_) | Type::Tuple(_), Json::Array(items)) => {
+                self.sequence(items, marks, ty, path)
             }
-            (Type::Tuple(types), Json::Array(items)) => {
-                let elements = self.elements(items, &|i| &types[i], &mark_at, path)?;
-                Ok(Value::Tuple(elements))
-            }
-            (Type::Map(element), Json::Object(entries)) => {
-                charge_type(self.budget, element)?;
-                let entries = self.entries(entries, ty, &|_| Some(element), &mark_of, path)?;
-                Value::map((**element).clone(), entries).map_err(|e| e.to_string())
-            }
-            (Type::Object(attributes), Json::Object(entries)) => {
-                let entries = self.entries(entries, ty, &|k| attributes.get(k), &mark_of, path)?;
-                if let Some(missing) = attributes.keys().find(|k| !entries.contains_key(*k)) {
-                    return fail(format!(
-                        "attribute {missing:?} of {ty} is missing (write `null` for a null)"
-                    ));
-                }
-                Ok(Value::Object(entries))
+            (Type::Map(_) | Type::Object(_), Json::Object(entries)) => {
+                self.mapping(entries, marks, ty, path)
             }
             (ty, other) => fail(format!(
                 "{} is not a value of {}",
                 describe(other),
                 shown(ty)
             )),
+        }
+    }
+
+    /// A list, set or tuple (`ty`) of `items`: a set's elements are
+    /// distinct.
+    fn sequence(
+        &self,
+        items: &[Json],
+        marks: &Json,
+        ty: &Type,
+        path: &Path,
+    ) -> Result<Value, String> {
+        let no_marks = Json::Bool(false);
+        let mark_at = |i: usize| marks.get(i).unwrap_or(&no_marks);
+        let element = match ty {
+            Type::List(element) | Type::Set(element) => element,
+            Type::Tuple(types) => {
+                let elements = self.elements(items, &|i| &types[i], &mark_at, path)?;
+                return Ok(Value::Tuple(elements));
+            }
+            _ => return Err(format!("{path}: an array is not a value of {}", shown(ty))),
+        };
+        charge_type(self.budget, element)?;
+        let elements = self.elements(items, &|_| element, &mark_at, path)?;
+        let element = (**element).clone();
+        let built = match ty {
+            Type::Set(_) => Value::set(element, elements),
+            _ => Value::list(element, elements),
+        };
+        let built = built.map_err(|e| e.to_string())?;
+        if built.children().len() != items.len() {
+            return Err(format!("{path}: the elements of a set must be distinct"));
+        }
+        Ok(built)
+    }
+
+    /// A map or an object (`ty`) of `entries`: an object has exactly its
+    /// type's attributes.
+    fn mapping(
+        &self,
+        entries: &Map<String, Json>,
+        marks: &Json,
+        ty: &Type,
+        path: &Path,
+    ) -> Result<Value, String> {
+        let no_marks = Json::Bool(false);
+        let mark_of = |k: &str| marks.get(k).unwrap_or(&no_marks);
+        match ty {
+            Type::Map(element) => {
+                charge_type(self.budget, element)?;
+                let entries = self.entries(entries, ty, &|_| Some(element), &mark_of, path)?;
+                Value::map((**element).clone(), entries).map_err(|e| e.to_string())
+            }
+            Type::Object(attributes) => {
+                let entries = self.entries(entries, ty, &|k| attributes.get(k), &mark_of, path)?;
+                if let Some(missing) = attributes.keys().find(|k| !entries.contains_key(*k)) {
+                    return Err(format!(
+                        "{path}: attribute {missing:?} of {ty} is missing (write `null` for a null)"
+                    ));
+                }
+                Ok(Value::Object(entries))
+            }
+            _ => Err(format!("{path}: an object is not a value of {}", shown(ty))),
         }
     }
 
@@ -361,6 +356,47 @@ impl Reader<'_> {
             read.insert(name, v);
         }
         Ok(read)
+    }
+}
+
+/// Checks a value's unknown marks against the value (runner/PROTOCOL.md
+/// § Values): `true` when they mark it unknown (it is then written
+/// `null`); an array's marks hold one entry per element, an object's name
+/// only keys the value has.
+fn check_marks(json: &Json, marks: &Json) -> Result<bool, String> {
+    match (json, marks) {
+        (Json::Null, Json::Bool(true)) => Ok(true),
+        (_, Json::Bool(true)) => Err(format!(
+            "a value marked unknown (`unknown`: true) is written null, not {}",
+            shown(json)
+        )),
+        (Json::Array(items), Json::Array(marks)) if marks.len() != items.len() => {
+            let (m, i) = (marks.len(), items.len());
+            Err(format!(
+                "the unknown marks hold {m} entries for a sequence of {i}"
+            ))
+        }
+        (Json::Object(entries), Json::Object(marks))
+            if !marks.keys().all(|k| entries.contains_key(k)) =>
+        {
+            let extra = marks.keys().find(|k| !entries.contains_key(*k));
+            let extra = extra.map(|e| quoted(e).to_string()).unwrap_or_default();
+            Err(format!(
+                "the unknown marks name {extra}, which the value lacks"
+            ))
+        }
+        (Json::Array(_), Json::Array(_) | Json::Bool(false) | Json::Null)
+        | (Json::Object(_), Json::Object(_) | Json::Bool(false) | Json::Null) => Ok(false),
+        (_, Json::Array(_) | Json::Object(_)) => Err(format!(
+            "unknown marks are an array for a sequence and an object for a mapping, not {} for {}",
+            shown(marks),
+            shown(json)
+        )),
+        (_, Json::Bool(false) | Json::Null) => Ok(false),
+        (_, other) => Err(format!(
+            "unknown marks are true, false, arrays or objects, not {}",
+            shown(other)
+        )),
     }
 }
 

@@ -29,22 +29,10 @@ pub const MAX_DEPTH: usize = 1000;
 /// must be a string: a YAML scalar that reads as a number, a bool or null
 /// (`expr: 42`, `name: true`, `expr: 0x10`) is refused instead of being
 /// turned into text that need not be what was written (`0x10` reads as 16).
-#[derive(
-    Clone,
-    Debug,
-    Default,
-    PartialEq,
-    Eq,
-    PartialOrd,
-    Ord,
-    Hash,
-    Serialize,
-    JsonSchema,
-    Deref,
-    Display,
-)]
+#[derive(Serialize, JsonSchema, Deref, Display)]
 #[serde(transparent)]
 #[deref(forward)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Text(pub String);
 
 impl From<&str> for Text {
@@ -56,7 +44,7 @@ impl From<&str> for Text {
 impl<'de> Deserialize<'de> for Text {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let expecting = "a string: quote it, or write source text as a block scalar (`|`)";
-        // Asked for "any" value, serde_yaml says what YAML read, and names
+        // Asked for "any" value, serde_norway says what YAML read, and names
         // the scalar's line.
         d.deserialize_any(Expecting::<_, ()>(expecting, |text| Ok(text.into()), None))
     }

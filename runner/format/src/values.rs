@@ -1,13 +1,13 @@
-//! Values as case files write them, type-directed: a YAML value read as a
-//! value of a given type, `!unknown` where it is unknown, numbers possibly
-//! `!approx`. The protocol's values are read the same way (`crate::wire`
-//! turns their unknown marks into `!unknown` tags, JSON numbers into
-//! `!number` ones).
+//! Values as case files write them (`suite/README.md` § Values),
+//! type-directed: a YAML value read as a value of a given type, `!unknown`
+//! where it is unknown, numbers possibly `!approx`. The protocol's values
+//! are JSON, read by `crate::decoding`.
 
 use hcl_interpreter::diagnostic::{quoted, shown};
 use hcl_interpreter::number::Number;
 use hcl_interpreter::value::{nfc, ElementTypeError};
 use hcl_interpreter::{Type, Value};
+use serde_norway::value::TaggedValue;
 use serde_norway::Value as Yaml;
 use std::collections::BTreeMap;
 
@@ -124,27 +124,16 @@ impl From<&Value> for ExpectedValue {
     }
 }
 
-/// Reads a YAML value as a value of type `ty`, checking that it fits. A
-/// tag `!number` holds a number as text (how `crate::wire` passes a JSON
-/// number).
+/// Reads a YAML value as a value of type `ty`, checking that it fits.
 pub fn read_typed_value(yaml: &Yaml, ty: &Type) -> Result<ExpectedValue, String> {
     read_value(yaml, ty, "value")
 }
 
+/// Reads the part of a value at `path` (`value[2].name`, for messages).
 fn read_value(yaml: &Yaml, ty: &Type, path: &str) -> Result<ExpectedValue, String> {
     let fail = |why: String| Err(format!("{path}: {why}"));
     if let Yaml::Tagged(tagged) = yaml {
-        return match (tagged.tag.to_string().as_str(), ty) {
-            ("!unknown", _) if tagged.value.is_null() => Ok(ExpectedValue::Unknown),
-            ("!unknown", _) => fail("write `!unknown` alone, with no value after it".into()),
-            ("!approx", Type::Number) => read_approx(&tagged.value).or_else(fail),
-            ("!approx", _) => fail(format!("`!approx` is for numbers, and this is a {ty}")),
-            ("!number", Type::Number) => read_number(&tagged.value).map(ExpectedValue::Number),
-            ("!number", _) => fail(format!("a number is not a value of {ty}")),
-            (other, _) => fail(format!(
-                "unknown tag `{other}`: the tags are !unknown and !approx"
-            )),
-        };
+        return read_tagged(tagged, ty).or_else(fail);
     }
     if yaml.is_null() {
         return Ok(ExpectedValue::Null);
@@ -179,40 +168,64 @@ fn read_value(yaml: &Yaml, ty: &Type, path: &str) -> Result<ExpectedValue, Strin
             items.collect::<Result<_, _>>().map(ExpectedValue::Sequence)
         }
         (Type::Map(_) | Type::Object(_), Yaml::Mapping(mapping)) => {
-            let mut entries = BTreeMap::new();
-            for (key, v) in mapping {
-                let Yaml::String(key) = key else {
-                    return fail(format!("keys must be strings; quote {}", describe(key)));
-                };
-                let key = nfc(key);
-                let element_type = match ty {
-                    Type::Object(attributes) => match attributes.get(&key) {
-                        Some(t) => t,
-                        None => return fail(format!("{ty} has no attribute {}", quoted(&key))),
-                    },
-                    Type::Map(e) => &**e,
-                    _ => ty,
-                };
-                let v = item(v, element_type, format!("{path}.{}", shown(&key)))?;
-                if entries.insert(key.clone(), v).is_some() {
-                    return fail(format!(
-                        "the key {} is given twice (after NFC)",
-                        quoted(&key)
-                    ));
-                }
-            }
-            if let Type::Object(attributes) = ty {
-                if let Some(missing) = attributes.keys().find(|k| !entries.contains_key(*k)) {
-                    return fail(format!(
-                        "attribute {} of {ty} is missing (write `null` for a null)",
-                        quoted(missing)
-                    ));
-                }
-            }
-            Ok(ExpectedValue::Mapping(entries))
+            read_mapping(mapping, ty, path).map(ExpectedValue::Mapping)
         }
         (ty, other) => fail(format!("{} is not a value of {ty}", describe(other))),
     }
+}
+
+/// A tagged value: `!unknown` alone, or an `!approx` number.
+fn read_tagged(tagged: &TaggedValue, ty: &Type) -> Result<ExpectedValue, String> {
+    match (tagged.tag.to_string().as_str(), ty) {
+        ("!unknown", _) if tagged.value.is_null() => Ok(ExpectedValue::Unknown),
+        ("!unknown", _) => Err("write `!unknown` alone, with no value after it".into()),
+        ("!approx", Type::Number) => read_approx(&tagged.value),
+        ("!approx", _) => Err(format!("`!approx` is for numbers, and this is a {ty}")),
+        (other, _) => Err(format!(
+            "unknown tag `{other}`: the tags are !unknown and !approx"
+        )),
+    }
+}
+
+/// The entries of a map or the attributes of an object (`ty`), keys
+/// normalized to NFC and distinct after it.
+fn read_mapping(
+    mapping: &serde_norway::Mapping,
+    ty: &Type,
+    path: &str,
+) -> Result<BTreeMap<String, ExpectedValue>, String> {
+    let fail = |why: String| Err(format!("{path}: {why}"));
+    let mut entries = BTreeMap::new();
+    for (key, v) in mapping {
+        let Yaml::String(key) = key else {
+            return fail(format!("keys must be strings; quote {}", describe(key)));
+        };
+        let key = nfc(key);
+        let element_type = match ty {
+            Type::Object(attributes) => match attributes.get(&key) {
+                Some(t) => t,
+                None => return fail(format!("{ty} has no attribute {}", quoted(&key))),
+            },
+            Type::Map(e) => &**e,
+            _ => ty,
+        };
+        let v = read_value(v, element_type, &format!("{path}.{}", shown(&key)))?;
+        if entries.insert(key.clone(), v).is_some() {
+            return fail(format!(
+                "the key {} is given twice (after NFC)",
+                quoted(&key)
+            ));
+        }
+    }
+    if let Type::Object(attributes) = ty {
+        if let Some(missing) = attributes.keys().find(|k| !entries.contains_key(*k)) {
+            return fail(format!(
+                "attribute {} of {ty} is missing (write `null` for a null)",
+                quoted(missing)
+            ));
+        }
+    }
+    Ok(entries)
 }
 
 fn describe(yaml: &Yaml) -> String {

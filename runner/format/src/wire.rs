@@ -36,11 +36,13 @@ pub fn version() -> &'static str {
 pub type Request = Input<Ty, Val>;
 
 /// A type in go-cty's JSON type encoding.
-#[derive(Clone, Debug, PartialEq, Eq, derive_more::Deref)]
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, derive_more::Deref)]
+#[serde(try_from = "Json")]
 pub struct Ty(pub Type);
 
 /// A value with its type: `{"type": T, "value": V, "unknown": U}`.
-#[derive(Clone, Debug, PartialEq, derive_more::Deref)]
+#[derive(Clone, Debug, PartialEq, Deserialize, derive_more::Deref)]
+#[serde(try_from = "Json")]
 pub struct Val(pub Value);
 
 impl From<Val> for Value {
@@ -287,11 +289,12 @@ impl Serialize for Ty {
 
 /// Within [`crate::decoding::within_request_budget`] the type is paid for from
 /// the request's evaluation budget.
-impl<'de> Deserialize<'de> for Ty {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let ty = type_from_json(&Json::deserialize(d)?, 0).map_err(D::Error::custom)?;
+impl TryFrom<Json> for Ty {
+    type Error = String;
+    fn try_from(json: Json) -> Result<Ty, String> {
+        let ty = type_from_json(&json, 0)?;
         with_request_budget(|budget| match budget.map(|b| b.charge_type(&ty)) {
-            Some(Err(exceeded)) => Err(D::Error::custom(exceeded.detail())),
+            Some(Err(exceeded)) => Err(exceeded.detail()),
             _ => Ok(Ty(ty)),
         })
     }
@@ -303,11 +306,10 @@ impl Serialize for Val {
     }
 }
 
-impl<'de> Deserialize<'de> for Val {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        value_from_json(&Json::deserialize(d)?)
-            .map(Val)
-            .map_err(D::Error::custom)
+impl TryFrom<Json> for Val {
+    type Error = String;
+    fn try_from(json: Json) -> Result<Val, String> {
+        value_from_json(&json).map(Val)
     }
 }
 

@@ -5,7 +5,9 @@
 //! values written as case files write them (`yaml`).
 
 mod embedded;
+mod file;
 mod load;
+mod nesting;
 pub mod yaml;
 
 pub use crate::values::{read_typed_value, ExpectedValue};
@@ -102,7 +104,8 @@ impl Case {
 }
 
 /// A profile's own expectation for a case, with the note explaining it.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Deserialize)]
+#[serde(from = "yaml::RawProfileExpectation")]
 pub struct ProfileExpectation {
     pub expect: Expectation,
     pub note: String,
@@ -110,7 +113,8 @@ pub struct ProfileExpectation {
 
 /// An expected value of a type: `{ type: T, value: V }`, numbers possibly
 /// approximate.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Deserialize)]
+#[serde(try_from = "yaml::RawExpected")]
 pub struct Expected {
     pub ty: Type,
     pub value: ExpectedValue,
@@ -121,7 +125,8 @@ pub struct Expected {
 pub type ExpectedBody = Body<Expected>;
 
 /// The result a case expects.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Deserialize)]
+#[serde(try_from = "yaml::RawExpectation")]
 pub enum Expectation {
     /// A value of a type. `safety` is compared when given; `order_any` makes
     /// a list's or tuple's element order irrelevant.

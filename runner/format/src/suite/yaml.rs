@@ -1,26 +1,31 @@
-//! How case files write types, values and expectations (`suite/README.md`):
-//! types in type syntax, values as YAML with the tags `!unknown` and
-//! `!approx`. Everything is read inside `Deserialize`, so that serde_yaml
-//! gives every error its line and path (`cases[3].expect`).
+//! How case files write types, values and expectations (`suite/README.md`
+//! § Types, § Values, § Expectations): types in type syntax, values as YAML
+//! with the tags `!unknown` and `!approx`. Each is declared as it is
+//! written (serde derive) and turned into what it means with `try_from`,
+//! inside `Deserialize`, so that serde_norway gives every error its line
+//! and path (`cases[3].expect`).
 
 use super::{Expectation, Expected, ExpectedBody, ProfileExpectation};
 use crate::kinds::{Call, Named, Pair, StaticShape, Text};
-use crate::values::read_typed_value;
+use crate::values::{read_typed_value, ExpectedValue};
 use crate::wire::{type_to_json, value_to_json};
 use hcl_interpreter::convert::Safety;
 use hcl_interpreter::typeexpr::parse_type;
 use hcl_interpreter::{Phase, Type, Value};
-use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_norway::Value as Yaml;
 
+pub use super::nesting::{flow_nesting_exceeds, nesting_exceeds, MAX_NESTING};
+
 /// A type written in type syntax; in a request, in go-cty's encoding.
-#[derive(Clone, Debug, PartialEq, derive_more::Deref)]
+#[derive(Clone, Debug, PartialEq, Deserialize, derive_more::Deref)]
+#[serde(try_from = "Text")]
 pub struct TypeText(pub Type);
 
 /// An input value, `{ type: T, value: V }`, exact; in a request, as the
 /// protocol encodes values.
-#[derive(Clone, Debug, PartialEq, derive_more::Deref)]
+#[derive(Clone, Debug, PartialEq, Deserialize, derive_more::Deref)]
+#[serde(try_from = "Expected")]
 pub struct TypedValue(pub Value);
 
 impl From<TypedValue> for Value {
@@ -41,42 +46,46 @@ impl Serialize for TypedValue {
     }
 }
 
-impl<'de> Deserialize<'de> for TypeText {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let text = Text::deserialize(d)?;
-        let ty = parse_type(&text).map_err(|e| format!("malformed type `{text}`: {e}"));
-        ty.map(TypeText).map_err(D::Error::custom)
+impl TryFrom<Text> for TypeText {
+    type Error = String;
+    fn try_from(text: Text) -> Result<TypeText, String> {
+        let ty = parse_type(&text).map_err(|e| format!("malformed type `{text}`: {e}"))?;
+        Ok(TypeText(ty))
     }
 }
 
-impl<'de> Deserialize<'de> for TypedValue {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let Expected { ty, value } = Expected::deserialize(d)?;
-        value
-            .to_value(&ty)
-            .map(TypedValue)
-            .map_err(D::Error::custom)
+impl TryFrom<Expected> for TypedValue {
+    type Error = String;
+    fn try_from(Expected { ty, value }: Expected) -> Result<TypedValue, String> {
+        value.to_value(&ty).map(TypedValue)
     }
 }
 
-impl<'de> Deserialize<'de> for Expected {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        #[derive(Deserialize)]
-        #[serde(deny_unknown_fields)]
-        struct Raw {
-            #[serde(rename = "type")]
-            ty: TypeText,
-            value: Option<Yaml>,
-        }
-        let Raw { ty, value } = Raw::deserialize(d)?;
-        let value =
-            read_typed_value(&value.unwrap_or(Yaml::Null), &ty).map_err(D::Error::custom)?;
-        if !value.has_approx() {
-            // A well-formed value of its type (sets without duplicates...).
-            value.to_value(&ty).map_err(D::Error::custom)?;
-        }
+/// An expected value as written: `{ type: T, value: V }`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawExpected {
+    #[serde(rename = "type")]
+    ty: TypeText,
+    value: Option<Yaml>,
+}
+
+impl TryFrom<RawExpected> for Expected {
+    type Error = String;
+    fn try_from(RawExpected { ty, value }: RawExpected) -> Result<Expected, String> {
+        let value = read_expected(&value.unwrap_or(Yaml::Null), &ty)?;
         Ok(Expected { ty: ty.0, value })
     }
+}
+
+/// A YAML value read as an expected value of type `ty`: one that is exact
+/// is a well-formed value of its type (sets without duplicates...).
+fn read_expected(yaml: &Yaml, ty: &Type) -> Result<ExpectedValue, String> {
+    let value = read_typed_value(yaml, ty)?;
+    if !value.has_approx() {
+        value.to_value(ty)?;
+    }
+    Ok(value)
 }
 
 /// Keeps `value: null` apart from an absent `value`.
@@ -85,10 +94,10 @@ fn present<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Yaml>, D::Error> {
 }
 
 /// An expectation as written: exactly one of its forms, which
-/// [`RawExpectation::interpret`] checks.
+/// `TryFrom` checks.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct RawExpectation {
+pub(super) struct RawExpectation {
     #[serde(rename = "type")]
     ty: Option<TypeText>,
     #[serde(default, deserialize_with = "present")]
@@ -107,31 +116,39 @@ struct RawExpectation {
     traversal: Option<Vec<Text>>,
 }
 
-impl<'de> Deserialize<'de> for Expectation {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        RawExpectation::deserialize(d)?
-            .interpret()
-            .map_err(D::Error::custom)
-    }
-}
-
-impl RawExpectation {
-    fn interpret(self) -> Result<Expectation, String> {
+impl TryFrom<RawExpectation> for Expectation {
+    type Error = String;
+    fn try_from(raw: RawExpectation) -> Result<Expectation, String> {
+        let RawExpectation {
+            ty,
+            value,
+            safety,
+            order,
+            result,
+            error,
+            range,
+            one_of,
+            body,
+            list,
+            map,
+            call,
+            traversal,
+        } = raw;
         let shapes = [
-            self.list.map(StaticShape::List),
-            self.map.map(StaticShape::Map),
-            self.call.map(StaticShape::Call),
-            self.traversal.map(StaticShape::Traversal),
+            list.map(StaticShape::List),
+            map.map(StaticShape::Map),
+            call.map(StaticShape::Call),
+            traversal.map(StaticShape::Traversal),
         ];
         let mut shapes = shapes.into_iter().flatten();
         let shape = shapes.next();
         let forms = [
             shape.is_some(),
-            self.body.is_some(),
-            self.one_of.is_some(),
-            self.error.is_some(),
-            self.result.is_some(),
-            self.ty.is_some(),
+            body.is_some(),
+            one_of.is_some(),
+            error.is_some(),
+            result.is_some(),
+            ty.is_some(),
         ];
         if forms.iter().filter(|f| **f).count() != 1 {
             return Err(
@@ -144,71 +161,70 @@ impl RawExpectation {
             return Err("a static expectation is one of `list`, `map`, `call`, `traversal`".into());
         }
         let value_fields = [
-            ("value", self.value.is_some()),
-            ("safety", self.safety.is_some()),
-            ("order", self.order.is_some()),
+            ("value", value.is_some()),
+            ("safety", safety.is_some()),
+            ("order", order.is_some()),
         ];
-        let with_value = self.ty.is_some() && self.value.is_some();
-        if let Some((field, _)) = value_fields
-            .iter()
-            .find(|(f, given)| *given && !with_value && !(*f == "value" && self.ty.is_some()))
-        {
-            return Err(format!("`{field}` goes only with a value expectation"));
+        check_value_fields(&value_fields, ty.is_some())?;
+        match (&range, error) {
+            (Some(_), None) => return Err("`range` goes only with an error expectation".into()),
+            (Some(range), Some(_)) => check_range(range)?,
+            (None, _) => {}
         }
-        if self.range.is_some() && self.error.is_none() {
-            return Err("`range` goes only with an error expectation".into());
-        }
-        if let Some(range) = &self.range {
-            check_range(range)?;
-        }
-        let ty = self.ty.map(|t| t.0);
-        Ok(
-            match (
-                shape,
-                self.body,
-                self.one_of,
-                self.error,
-                self.result,
-                ty,
-                self.value,
-            ) {
-                (Some(shape), ..) => Expectation::Static(shape),
-                (_, Some(body), ..) => Expectation::Body(body),
-                (_, _, Some(options), ..) if options.len() < 2 => {
-                    return Err("`one-of` lists at least two expectations".into())
-                }
-                (_, _, Some(options), ..) => Expectation::OneOf(options),
-                (.., Some(phase), _, _, _) => Expectation::Error {
-                    phase: phase.0,
-                    range: self.range.map(|r| r.0),
-                },
-                (.., Some(result), _, _) => Expectation::Result(result),
-                (.., Some(ty), None) => Expectation::Type(ty),
-                (.., Some(ty), Some(yaml)) => {
-                    let value = read_typed_value(&yaml, &ty)?;
-                    if !value.has_approx() {
-                        // A well-formed value of its type.
-                        value.to_value(&ty)?;
-                    }
-                    let order_any = match self.order.as_deref() {
-                        None => false,
-                        Some("any") if matches!(ty, Type::List(_) | Type::Tuple(_)) => true,
-                        Some("any") => return Err("`order: any` is for lists and tuples".into()),
-                        Some(other) => {
-                            return Err(format!("order is `any` or absent, not `{other}`"))
-                        }
-                    };
-                    Expectation::Value {
-                        ty,
-                        value,
-                        safety: self.safety.map(|s| s.0),
-                        order_any,
-                    }
-                }
-                _ => return Err("an expectation needs one of its forms".into()),
+        Ok(match (shape, body, one_of, error, result, ty) {
+            (Some(shape), ..) => Expectation::Static(shape),
+            (_, Some(body), ..) => Expectation::Body(body),
+            (_, _, Some(options), ..) if options.len() < 2 => {
+                return Err("`one-of` lists at least two expectations".into())
+            }
+            (_, _, Some(options), ..) => Expectation::OneOf(options),
+            (.., Some(phase), _, _) => Expectation::Error {
+                phase: phase.0,
+                range: range.map(|r| r.0),
             },
-        )
+            (.., Some(result), _) => Expectation::Result(result),
+            (.., Some(ty)) => match value {
+                None => Expectation::Type(ty.0),
+                Some(yaml) => value_expectation(ty.0, &yaml, order, safety)?,
+            },
+            _ => return Err("an expectation needs one of its forms".into()),
+        })
     }
+}
+
+/// `value`, `safety` and `order` go with a value expectation (`safety`
+/// and `order` only when `value` is given too).
+fn check_value_fields(given: &[(&str, bool)], has_type: bool) -> Result<(), String> {
+    let with_value = has_type && given.iter().any(|(f, given)| *f == "value" && *given);
+    let stray = given
+        .iter()
+        .find(|(f, given)| *given && !with_value && !(*f == "value" && has_type));
+    match stray {
+        Some((field, _)) => Err(format!("`{field}` goes only with a value expectation")),
+        None => Ok(()),
+    }
+}
+
+/// A value expectation: the value, of type `ty`, and how it is compared.
+fn value_expectation(
+    ty: Type,
+    yaml: &Yaml,
+    order: Option<Text>,
+    safety: Option<Named<Safety>>,
+) -> Result<Expectation, String> {
+    let value = read_expected(yaml, &ty)?;
+    let order_any = match order.as_deref() {
+        None => false,
+        Some("any") if matches!(ty, Type::List(_) | Type::Tuple(_)) => true,
+        Some("any") => return Err("`order: any` is for lists and tuples".into()),
+        Some(other) => return Err(format!("order is `any` or absent, not `{other}`")),
+    };
+    Ok(Expectation::Value {
+        ty,
+        value,
+        safety: safety.map(|s| s.0),
+        order_any,
+    })
 }
 
 /// Checks a range written `L:C-L:C`.
@@ -226,116 +242,19 @@ fn check_range(range: &str) -> Result<(), String> {
     }
 }
 
-impl<'de> Deserialize<'de> for ProfileExpectation {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        #[derive(Deserialize)]
-        #[serde(deny_unknown_fields)]
-        struct Raw {
-            expect: Expectation,
-            note: Text,
-        }
-        let Raw { expect, note } = Raw::deserialize(d)?;
-        Ok(ProfileExpectation {
-            expect,
-            note: note.0,
-        })
-    }
+/// A profile's expectation as written.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawProfileExpectation {
+    expect: Expectation,
+    note: Text,
 }
 
-/// How deep the flow collections (`[...]`, `{...}`) of a case file may
-/// nest: as deep as serde_yaml reads any document (128 levels).
-pub const MAX_FLOW_NESTING: usize = 128;
-
-/// The line where the flow collections of a YAML text first nest deeper
-/// than `limit`, if they do.
-///
-/// libyaml, under serde_yaml, takes time quadratic in how deep flow
-/// collections nest (a file 100,000 levels deep takes minutes to reject),
-/// so the loader checks the depth with this scan first. The scan follows
-/// enough of YAML to pass over what cannot open a collection (comments,
-/// quoted scalars, block scalars and plain scalars); where it cannot tell,
-/// it counts, so the depth it finds is never less than the real one for
-/// the files it cannot parse exactly (a plain scalar continued on a line
-/// that starts with `[`).
-pub fn flow_nesting_exceeds(text: &str, limit: usize) -> Option<usize> {
-    let mut depth = 0usize;
-    let mut quote: Option<u8> = None;
-    // While in a block scalar: the column of the node that holds it; its
-    // lines are blank or indented further.
-    let mut block_scalar: Option<usize> = None;
-    for (number, line) in text.lines().enumerate() {
-        let bytes = line.as_bytes();
-        let indent = bytes.iter().take_while(|b| **b == b' ').count();
-        if let Some(holder) = block_scalar {
-            if line.trim().is_empty() || indent > holder {
-                continue;
-            }
-            block_scalar = None;
-        }
-        // Whether a node may start here, and where the node that holds
-        // what follows starts (a key, or a `-` entry).
-        let mut node_start = quote.is_none();
-        let (mut holder, mut token) = (indent, indent);
-        let mut at = 0;
-        while at < bytes.len() {
-            let c = bytes[at];
-            let next_is_blank = bytes.get(at + 1).is_none_or(|b| *b == b' ' || *b == b'\t');
-            if let Some(q) = quote {
-                // An escape: `\x` in double quotes, `''` in single ones.
-                if (q == b'"' && c == b'\\')
-                    || (q == b'\'' && c == q && bytes.get(at + 1) == Some(&q))
-                {
-                    at += 1;
-                } else if c == q {
-                    quote = None;
-                }
-                at += 1;
-                continue;
-            }
-            let after_blank = at == 0 || bytes[at - 1] == b' ' || bytes[at - 1] == b'\t';
-            match c {
-                b' ' | b'\t' => {}
-                b'#' if after_blank => break,
-                b'[' | b'{' if node_start || depth > 0 => {
-                    depth += 1;
-                    if depth > limit {
-                        return Some(number + 1);
-                    }
-                    node_start = true;
-                }
-                b']' | b'}' if depth > 0 => {
-                    depth -= 1;
-                    node_start = false;
-                }
-                b',' if depth > 0 => node_start = true,
-                b'"' | b'\'' if node_start => {
-                    quote = Some(c);
-                    node_start = false;
-                }
-                b'|' | b'>' if node_start && depth == 0 => {
-                    block_scalar = Some(holder);
-                    break;
-                }
-                b'-' | b'?' if node_start && next_is_blank => holder = at,
-                b':' if next_is_blank => {
-                    holder = token;
-                    node_start = true;
-                }
-                // A tag or an anchor comes before its node.
-                b'!' | b'&' if node_start => {
-                    while at + 1 < bytes.len() && bytes[at + 1] != b' ' {
-                        at += 1;
-                    }
-                }
-                _ => {
-                    if node_start {
-                        token = at;
-                    }
-                    node_start = false;
-                }
-            }
-            at += 1;
+impl From<RawProfileExpectation> for ProfileExpectation {
+    fn from(RawProfileExpectation { expect, note }: RawProfileExpectation) -> Self {
+        ProfileExpectation {
+            expect,
+            note: note.0,
         }
     }
-    None
 }
