@@ -1,5 +1,6 @@
 //! Template directives: `if` and `for`, read as markers, then matched
-//! into nested directives.
+//! into nested directives by a recursive descent over the markers, one
+//! function to a production of the grammar.
 //!
 //! Spec: hclsyntax-spec.md § Template If Directive, § Template For Directive
 
