@@ -100,55 +100,81 @@ pub fn nfc_owned(text: String) -> String {
     }
 }
 
+/// A part of a value visited by [`deepest_level`]: a value, or a type.
+enum Part<'v> {
+    Value(&'v Value),
+    Type(&'v Type),
+}
+
+impl Type {
+    /// How many levels the type nests: 1 for a primitive type, each nested
+    /// type one level (as [`Value::levels`] counts a value's types). Never
+    /// recurses.
+    pub fn levels(&self) -> usize {
+        deepest_level(Part::Type(self), usize::MAX)
+    }
+}
+
+/// The deepest level of `start` (at level 1), its elements, attributes and
+/// types each one level below the part holding them; or, as soon as a part
+/// lies deeper than `limit`, that part's level. Walks with a stack of its
+/// own, without recursion.
+fn deepest_level(start: Part<'_>, limit: usize) -> usize {
+    let mut stack = vec![(start, 1usize)];
+    let mut deepest = 0;
+    while let Some((part, depth)) = stack.pop() {
+        if depth > limit {
+            return depth;
+        }
+        deepest = deepest.max(depth);
+        let inner = depth + 1;
+        match part {
+            Part::Value(v) => match v {
+                Value::List(ty, elements) | Value::Set(ty, elements) => {
+                    stack.push((Part::Type(ty), inner));
+                    stack.extend(elements.iter().map(|e| (Part::Value(e), inner)));
+                }
+                Value::Map(ty, entries) => {
+                    stack.push((Part::Type(ty), inner));
+                    stack.extend(entries.values().map(|e| (Part::Value(e), inner)));
+                }
+                Value::Tuple(elements) => {
+                    stack.extend(elements.iter().map(|e| (Part::Value(e), inner)));
+                }
+                Value::Object(attributes) => {
+                    stack.extend(attributes.values().map(|e| (Part::Value(e), inner)));
+                }
+                Value::Null(ty) | Value::Unknown(ty) => stack.push((Part::Type(ty), inner)),
+                _ => {}
+            },
+            Part::Type(ty) => match ty {
+                Type::List(e) | Type::Set(e) | Type::Map(e) => stack.push((Part::Type(e), inner)),
+                Type::Object(attributes) => {
+                    stack.extend(attributes.values().map(|t| (Part::Type(t), inner)))
+                }
+                Type::Tuple(elements) => {
+                    stack.extend(elements.iter().map(|t| (Part::Type(t), inner)))
+                }
+                _ => {}
+            },
+        }
+    }
+    deepest
+}
+
 impl Value {
     /// Whether the value nests deeper than `levels`, its elements and their
     /// types counted, each nested type or value one level. Stops as soon as
     /// it finds that it does, and never recurses.
     pub fn nests_deeper_than(&self, levels: usize) -> bool {
-        enum Part<'v> {
-            Value(&'v Value),
-            Type(&'v Type),
-        }
-        let mut stack = vec![(Part::Value(self), 1usize)];
-        while let Some((part, depth)) = stack.pop() {
-            if depth > levels {
-                return true;
-            }
-            let inner = depth + 1;
-            match part {
-                Part::Value(v) => match v {
-                    Value::List(ty, elements) | Value::Set(ty, elements) => {
-                        stack.push((Part::Type(ty), inner));
-                        stack.extend(elements.iter().map(|e| (Part::Value(e), inner)));
-                    }
-                    Value::Map(ty, entries) => {
-                        stack.push((Part::Type(ty), inner));
-                        stack.extend(entries.values().map(|e| (Part::Value(e), inner)));
-                    }
-                    Value::Tuple(elements) => {
-                        stack.extend(elements.iter().map(|e| (Part::Value(e), inner)));
-                    }
-                    Value::Object(attributes) => {
-                        stack.extend(attributes.values().map(|e| (Part::Value(e), inner)));
-                    }
-                    Value::Null(ty) | Value::Unknown(ty) => stack.push((Part::Type(ty), inner)),
-                    _ => {}
-                },
-                Part::Type(ty) => match ty {
-                    Type::List(e) | Type::Set(e) | Type::Map(e) => {
-                        stack.push((Part::Type(e), inner))
-                    }
-                    Type::Object(attributes) => {
-                        stack.extend(attributes.values().map(|t| (Part::Type(t), inner)))
-                    }
-                    Type::Tuple(elements) => {
-                        stack.extend(elements.iter().map(|t| (Part::Type(t), inner)))
-                    }
-                    _ => {}
-                },
-            }
-        }
-        false
+        deepest_level(Part::Value(self), levels) > levels
+    }
+
+    /// How many levels the value nests: 1 for a primitive value, its
+    /// elements and their types counted, each nested type or value one
+    /// level (as [`Value::nests_deeper_than`] counts them). Never recurses.
+    pub fn levels(&self) -> usize {
+        deepest_level(Part::Value(self), usize::MAX)
     }
 
     /// A string value, normalized to NFC.
@@ -426,6 +452,31 @@ mod tests {
         )
         .unwrap();
         assert_eq!(unknowns.children().len(), 2);
+    }
+
+    #[test]
+    fn levels_count_each_nested_value_and_type() {
+        let one = Value::Number(Number::from_i64(1));
+        assert_eq!(one.levels(), 1);
+        assert_eq!(Type::String.levels(), 1);
+        // The list (1), its element type and its elements (2), a tuple's
+        // element (3).
+        let list = Value::List(
+            Type::Tuple(vec![Type::Number]),
+            vec![Value::Tuple(vec![one.clone()])],
+        );
+        assert_eq!(list.levels(), 3);
+        assert!(list.nests_deeper_than(2));
+        assert!(!list.nests_deeper_than(3));
+        // A null's type is one level below it.
+        assert_eq!(Value::Null(Type::list(Type::map(Type::Bool))).levels(), 4);
+        assert_eq!(Type::object([("a", Type::set(Type::String))]).levels(), 3);
+        let mut deep = one;
+        for _ in 0..300_000 {
+            deep = Value::Tuple(vec![deep]);
+        }
+        assert_eq!(deep.levels(), 300_001);
+        assert!(deep.nests_deeper_than(300_000));
     }
 
     #[test]

@@ -40,6 +40,16 @@ pub struct RawContent<B: PhysicalBody> {
     pub blocks: Vec<FoundBlock<B>>,
 }
 
+impl<B: PhysicalBody> RawContent<B> {
+    /// Content with no attributes and no blocks, to be filled.
+    pub fn empty() -> RawContent<B> {
+        RawContent {
+            attributes: Vec::new(),
+            blocks: Vec::new(),
+        }
+    }
+}
+
 /// A body as written in one syntax: what body processing, and the
 /// extensions that change bodies, need of it. Errors of reading the body
 /// are diagnostics of [`Phase::Schema`](crate::Phase::Schema), with

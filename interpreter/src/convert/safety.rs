@@ -11,6 +11,9 @@ use crate::unify::unify;
 /// no such conversion. `to` may contain the dynamic pseudo-type, which every
 /// type converts to safely.
 ///
+/// Long because it is one match over the table of conversions, each rule
+/// beside the words of the spec that give it.
+///
 /// Spec: spec.md § Type Conversions and Unification and its subsections
 pub fn conversion_safety(from: &Type, to: &Type) -> Option<Safety> {
     use Safety::{Safe, Unsafe};

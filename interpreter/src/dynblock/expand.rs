@@ -167,29 +167,83 @@ fn decode<B: PhysicalBody>(
     block: FoundBlock<B>,
     check_label: bool,
 ) -> Result<DynamicBlock<B>, Vec<Diagnostic>> {
-    let error = |span: Span, summary: &str, detail: &str| {
-        vec![eval_error(&block.body, span, summary, detail.into())]
+    let (block_type, label_span) = generated_type(&block, check_label)?;
+    let header = block.type_span.to(label_span);
+    let parts = read_parts(&block.body)?;
+    let for_each = parts.for_each.ok_or_else(|| {
+        errors(
+            &block.body,
+            header,
+            "Missing required argument",
+            "A dynamic block needs a for_each argument: the collection to iterate over.",
+        )
+    })?;
+    let content = parts.content.ok_or_else(|| {
+        errors(
+            &block.body,
+            header,
+            "Missing dynamic content block",
+            "A dynamic block needs a content block: the body of each generated block.",
+        )
+    })?;
+    let iterator = match parts.iterator {
+        None => block_type.clone(),
+        Some(expression) => iterator_name(&block.body, &expression)?,
     };
-    let label_detail = "A dynamic block has one label: the type of the blocks it generates.";
-    let (block_type, label_span) = match (block.labels.first(), block.label_spans.first()) {
+    Ok(DynamicBlock {
+        block_type,
+        type_span: label_span,
+        for_each,
+        iterator,
+        labels: parts.labels,
+        content: content.body,
+        body: block.body,
+    })
+}
+
+/// The one label of a `dynamic` block, the type of the blocks it
+/// generates, and where it is written. Extra labels are an error only
+/// when `check_label` is set.
+fn generated_type<B: PhysicalBody>(
+    block: &FoundBlock<B>,
+    check_label: bool,
+) -> Result<(String, Span), Vec<Diagnostic>> {
+    let detail = "A dynamic block has one label: the type of the blocks it generates.";
+    match (block.labels.first(), block.label_spans.first()) {
         (Some(label), Some(span)) if block.labels.len() == 1 || !check_label => {
-            (label.clone(), *span)
+            Ok((label.clone(), *span))
         }
         (Some(_), _) => {
             let extra = block.label_spans.get(1).copied().unwrap_or(block.type_span);
-            return Err(error(extra, "Extraneous label for dynamic", label_detail));
-        }
-        (None, _) => {
-            return Err(error(
-                block.type_span,
-                "Missing type for dynamic",
-                label_detail,
+            Err(errors(
+                &block.body,
+                extra,
+                "Extraneous label for dynamic",
+                detail,
             ))
         }
-    };
-    let header = block.type_span.to(label_span);
+        (None, _) => Err(errors(
+            &block.body,
+            block.type_span,
+            "Missing type for dynamic",
+            detail,
+        )),
+    }
+}
 
-    // The body's own errors are the extension's, so evaluation errors.
+/// The arguments and the `content` block of a `dynamic` block's body, as
+/// far as they are given.
+struct Parts<B: PhysicalBody> {
+    for_each: Option<B::Expression>,
+    iterator: Option<B::Expression>,
+    labels: Option<B::Expression>,
+    content: Option<FoundBlock<B>>,
+}
+
+/// Reads a `dynamic` block's body by its schema: anything the schema does
+/// not name, and a second `content` block, is an error. (The body's own
+/// errors are the extension's, so evaluation errors.)
+fn read_parts<B: PhysicalBody>(body: &B) -> Result<Parts<B>, Vec<Diagnostic>> {
     let as_eval = |mut diagnostics: Vec<Diagnostic>| {
         for d in &mut diagnostics {
             d.phase = Phase::Eval;
@@ -198,7 +252,7 @@ fn decode<B: PhysicalBody>(
     };
     let schema = dynamic_block_schema();
     let index = SchemaIndex::new(&schema);
-    let (content, rest) = block.body.partial_content(&index).map_err(as_eval)?;
+    let (content, rest) = body.partial_content(&index).map_err(as_eval)?;
     if let Some(unexpected) = rest.extraneous(&index) {
         return Err(as_eval(vec![unexpected]));
     }
@@ -211,52 +265,44 @@ fn decode<B: PhysicalBody>(
         }
     }
     let mut contents = content.blocks.into_iter();
-    let body = contents.next();
+    let first = contents.next();
     if let Some(second) = contents.next() {
-        return Err(error(
+        return Err(errors(
+            body,
             second.type_span,
             "Extraneous dynamic content block",
             "A dynamic block has only one content block.",
         ));
     }
-    let for_each = for_each.ok_or_else(|| {
-        error(
-            header,
-            "Missing required argument",
-            "A dynamic block needs a for_each argument: the collection to iterate over.",
-        )
-    })?;
-    let content = body.ok_or_else(|| {
-        error(
-            header,
-            "Missing dynamic content block",
-            "A dynamic block needs a content block: the body of each generated block.",
-        )
-    })?;
-    // "sets the name of a temporary variable": a static traversal of one
-    // name, and no more.
-    let iterator = match iterator {
-        None => block_type.clone(),
-        Some(expression) => {
-            let name: Option<String> = (&expression as &dyn StaticExpression).keyword();
-            name.ok_or_else(|| {
-                error(
-                    expression.span(),
-                    "Invalid dynamic iterator name",
-                    "The iterator is named by a single identifier.",
-                )
-            })?
-        }
-    };
-    Ok(DynamicBlock {
-        block_type,
-        type_span: label_span,
+    Ok(Parts {
         for_each,
         iterator,
         labels,
-        content: content.body,
-        body: block.body,
+        content: first,
     })
+}
+
+/// The name the `iterator` argument gives: it "sets the name of a
+/// temporary variable", a static traversal of one name, and no more.
+fn iterator_name<B: PhysicalBody>(
+    body: &B,
+    expression: &B::Expression,
+) -> Result<String, Vec<Diagnostic>> {
+    let name: Option<String> = (expression as &dyn StaticExpression).keyword();
+    name.ok_or_else(|| {
+        errors(
+            body,
+            expression.span(),
+            "Invalid dynamic iterator name",
+            "The iterator is named by a single identifier.",
+        )
+    })
+}
+
+/// The one evaluation error of a `dynamic` block at a span of its body's
+/// source.
+fn errors<B: PhysicalBody>(body: &B, span: Span, summary: &str, detail: &str) -> Vec<Diagnostic> {
+    vec![eval_error(body, span, summary, detail.into())]
 }
 
 /// The key and value of each element of a `for_each` value, in visit

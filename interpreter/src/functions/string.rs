@@ -5,7 +5,7 @@
 //! Semantics of go-cty 1.12.1's `stdlib.UpperFunc`, `LowerFunc` and
 //! `JoinFunc`.
 
-use super::definition::{Function, Parameter};
+use super::definition::{Function, Parameter, ResultValueDefinition};
 use super::CallError;
 use crate::budget::{text_bytes, Budget};
 use crate::types::Type;
@@ -29,18 +29,12 @@ fn text(v: &Value) -> &str {
 ///
 /// Spec: spec.md § Functions and Function Calls
 pub fn upper() -> Function {
-    Function {
-        name: "upper",
-        parameters: vec![Parameter::new("str", Type::String).allow_dynamic()],
-        variadic: None,
-        result_type: string_result,
-        result_value: |args, _, _| {
-            Ok(Value::string_owned(map_chars(
-                text(&args[0]),
-                simple_uppercase,
-            )))
-        },
-    }
+    character_mapping("upper", |args, _, _| {
+        Ok(Value::string_owned(map_chars(
+            text(&args[0]),
+            simple_uppercase,
+        )))
+    })
 }
 
 /// `lower(str)`: `str` with every character mapped by the Unicode simple
@@ -51,17 +45,23 @@ pub fn upper() -> Function {
 ///
 /// Spec: spec.md § Functions and Function Calls
 pub fn lower() -> Function {
+    character_mapping("lower", |args, _, _| {
+        Ok(Value::string_owned(map_chars(
+            text(&args[0]),
+            simple_lowercase,
+        )))
+    })
+}
+
+/// A function of one string, `str` (the dynamic pseudo-type accepted),
+/// whose result is a string: `upper` and `lower`.
+fn character_mapping(name: &'static str, result_value: ResultValueDefinition) -> Function {
     Function {
-        name: "lower",
+        name,
         parameters: vec![Parameter::new("str", Type::String).allow_dynamic()],
         variadic: None,
         result_type: string_result,
-        result_value: |args, _, _| {
-            Ok(Value::string_owned(map_chars(
-                text(&args[0]),
-                simple_lowercase,
-            )))
-        },
+        result_value,
     }
 }
 

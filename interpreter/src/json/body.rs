@@ -210,10 +210,7 @@ impl<'a> PhysicalBody for JsonBody<'a> {
         &self,
         schema: &SchemaIndex,
     ) -> Result<(RawContent<Self>, Self), Vec<Diagnostic>> {
-        let mut content = RawContent {
-            attributes: Vec::new(),
-            blocks: Vec::new(),
-        };
+        let mut content = RawContent::empty();
         let mut rest = Vec::new();
         let mut seen = BTreeMap::new();
         for property in &self.properties {

@@ -250,10 +250,7 @@ impl<'a> PhysicalBody for NativeBody<'a> {
         &self,
         schema: &SchemaIndex,
     ) -> Result<(RawContent<Self>, Self), Vec<Diagnostic>> {
-        let mut content = RawContent {
-            attributes: Vec::new(),
-            blocks: Vec::new(),
-        };
+        let mut content = RawContent::empty();
         let (mut attributes, mut blocks) = (Vec::new(), Vec::new());
         for attribute in self.attributes() {
             if schema.attribute(attribute.name).is_some() {

@@ -157,6 +157,26 @@ fn both(types: &[Type]) -> (Result<Type, ()>, Result<Type, ()>) {
     )
 }
 
+/// The new unification of the types of generated case `case`, checked
+/// against the oracle's.
+fn agreed(case: usize, types: &[Type]) -> Result<Type, ()> {
+    let (new, old) = both(types);
+    assert_eq!(
+        new,
+        old,
+        "case {case}: {}",
+        types.iter().map(|ty| format!("{ty}; ")).collect::<String>()
+    );
+    new
+}
+
+/// Whether unifying `types` all at once gives another result than `new`,
+/// their unification in order.
+fn order_decides_for(types: &[Type], new: &Result<Type, ()>) -> bool {
+    let inputs: Vec<&Type> = types.iter().collect();
+    unify_types(&inputs, Fold::AllAtOnce).map_err(|_| ()) != *new
+}
+
 /// A small deterministic generator (SplitMix64).
 struct Random(u64);
 
@@ -322,13 +342,7 @@ fn generated_lists_unify_as_the_oracle_unifies_them() {
     let mut seen: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
     for case in 0..40_000 {
         let types = random_list(&mut random);
-        let (new, old) = both(&types);
-        assert_eq!(
-            new,
-            old,
-            "case {case}: {}",
-            types.iter().map(|ty| format!("{ty}; ")).collect::<String>()
-        );
+        let new = agreed(case, &types);
         let fold = match Fold::for_inputs(&types.iter().collect::<Vec<_>>()) {
             Fold::AllAtOnce => "all at once",
             Fold::InOrder => "in order",
@@ -401,17 +415,9 @@ fn generated_objects_of_sequences_unify_as_the_oracle_unifies_them() {
                 }
             })
             .collect();
-        let (new, old) = both(&types);
-        assert_eq!(
-            new,
-            old,
-            "case {case}: {}",
-            types.iter().map(|ty| format!("{ty}; ")).collect::<String>()
-        );
+        let new = agreed(case, &types);
         unified += usize::from(new.is_ok());
-        let inputs: Vec<&Type> = types.iter().collect();
-        let at_once = unify_types(&inputs, Fold::AllAtOnce).map_err(|_| ());
-        order_decides += usize::from(at_once != new);
+        order_decides += usize::from(order_decides_for(&types, &new));
     }
     assert!(
         (5_000..19_000).contains(&unified),
@@ -454,17 +460,9 @@ fn generated_nested_objects_of_sequences_unify_as_the_oracle_unifies_them() {
                 nested_sequence_type(&mut random, depth, sequence_depth)
             })
             .collect();
-        let (new, old) = both(&types);
-        assert_eq!(
-            new,
-            old,
-            "case {case}: {}",
-            types.iter().map(|ty| format!("{ty}; ")).collect::<String>()
-        );
+        let new = agreed(case, &types);
         unified += usize::from(new.is_ok());
-        let inputs: Vec<&Type> = types.iter().collect();
-        let at_once = unify_types(&inputs, Fold::AllAtOnce).map_err(|_| ());
-        order_decides += usize::from(at_once != new);
+        order_decides += usize::from(order_decides_for(&types, &new));
     }
     assert!(
         (1_000..2_900).contains(&unified),
@@ -487,13 +485,7 @@ fn generated_lists_of_objects_unify_as_the_oracle_unifies_them() {
         let types: Vec<Type> = (0..2 + random.below(12))
             .map(|_| variant(&mut random, &base, 4))
             .collect();
-        let (new, old) = both(&types);
-        assert_eq!(
-            new,
-            old,
-            "case {case}: {}",
-            types.iter().map(|ty| format!("{ty}; ")).collect::<String>()
-        );
+        let new = agreed(case, &types);
         unified += usize::from(new.is_ok());
     }
     assert!(unified >= 300, "{unified} unified");

@@ -9,7 +9,7 @@
 use clap::{CommandFactory, FromArgMatches, Parser};
 use hcl_conformance_format::decoding::{json_within, with_request_budget, within_request_budget};
 use hcl_conformance_format::envelope::{check_hello, duplicate_member, json_kind};
-use hcl_conformance_format::kinds::{Body, Keyword, Kind};
+use hcl_conformance_format::kinds::{Keyword, Kind};
 use hcl_conformance_format::wire::{
     read_request, version, AnswerLine, Attribute, Capabilities, ErrorAnswer, Hello, HelloAnswer,
     Outcome, PROTOCOL_VERSION,
@@ -18,7 +18,7 @@ use hcl_conformance_runner::reference;
 use hcl_interpreter::budget::{text_bytes, Budget, BudgetExceeded};
 use hcl_interpreter::diagnostic::shown;
 use hcl_interpreter::large_stack::{self, Failure};
-use hcl_interpreter::{native, Diagnostic, Phase, Type, Value};
+use hcl_interpreter::{native, Diagnostic, Phase};
 use serde::Deserialize;
 use serde_json::Value as Json;
 use std::io::{BufRead, Write};
@@ -235,63 +235,26 @@ fn read_and_answer(text: &str, id: Option<&str>, budget: Budget) -> Answer {
 }
 
 /// How deep an answer's outcome nests: a value's levels (its type's
-/// included), a body's blocks, a type's levels. Counted without recursion.
+/// included), a body's blocks and the levels of its attributes' values, a
+/// type's levels. Counted without recursion.
 fn answer_levels(outcome: &Outcome) -> usize {
-    enum Part<'a> {
-        Value(&'a Value),
-        Type(&'a Type),
-        Body(&'a Body<Attribute>),
-    }
-    let mut stack = match outcome {
-        Outcome::Value { value, .. } => vec![(Part::Value(&value.0), 1)],
-        Outcome::Type(ty) => vec![(Part::Type(&ty.0), 1)],
-        Outcome::Body(body) => vec![(Part::Body(body), 1)],
+    let body = match outcome {
+        Outcome::Value { value, .. } => return value.0.levels(),
+        Outcome::Type(ty) => return ty.0.levels(),
+        Outcome::Body(body) => body,
         _ => return 1,
     };
+    let mut bodies = vec![(body, 1)];
     let mut deepest = 0;
-    while let Some((part, depth)) = stack.pop() {
+    while let Some((body, depth)) = bodies.pop() {
         deepest = deepest.max(depth);
-        let inner = depth + 1;
-        match part {
-            Part::Value(value) => match value {
-                Value::List(ty, elements) | Value::Set(ty, elements) => {
-                    stack.push((Part::Type(ty), inner));
-                    stack.extend(elements.iter().map(|e| (Part::Value(e), inner)));
-                }
-                Value::Map(ty, entries) => {
-                    stack.push((Part::Type(ty), inner));
-                    stack.extend(entries.values().map(|e| (Part::Value(e), inner)));
-                }
-                Value::Tuple(elements) => {
-                    stack.extend(elements.iter().map(|e| (Part::Value(e), inner)));
-                }
-                Value::Object(attributes) => {
-                    stack.extend(attributes.values().map(|e| (Part::Value(e), inner)));
-                }
-                Value::Null(ty) | Value::Unknown(ty) => stack.push((Part::Type(ty), inner)),
-                Value::String(_) | Value::Number(_) | Value::Bool(_) => {}
-            },
-            Part::Type(ty) => match ty {
-                Type::List(element) | Type::Set(element) | Type::Map(element) => {
-                    stack.push((Part::Type(element), inner));
-                }
-                Type::Object(attributes) => {
-                    stack.extend(attributes.values().map(|t| (Part::Type(t), inner)));
-                }
-                Type::Tuple(elements) => {
-                    stack.extend(elements.iter().map(|t| (Part::Type(t), inner)));
-                }
-                Type::String | Type::Number | Type::Bool | Type::Dynamic => {}
-            },
-            Part::Body(body) => {
-                stack.extend(body.attributes.values().filter_map(|a| match a {
-                    Attribute::Value(value) => Some((Part::Value(&value.0), inner)),
-                    Attribute::Unevaluated { .. } => None,
-                }));
-                stack.extend(body.blocks.iter().map(|b| (Part::Body(&b.body), inner)));
-                stack.extend(body.remain.as_deref().map(|r| (Part::Body(r), inner)));
+        for attribute in body.attributes.values() {
+            if let Attribute::Value(value) = attribute {
+                deepest = deepest.max(depth + value.0.levels());
             }
         }
+        bodies.extend(body.blocks.iter().map(|b| (&b.body, depth + 1)));
+        bodies.extend(body.remain.as_deref().map(|r| (r, depth + 1)));
     }
     deepest
 }

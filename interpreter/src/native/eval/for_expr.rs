@@ -8,7 +8,7 @@ use super::operators::predicate;
 use super::{dynamic_value, eval, Evaluated, Scope};
 use crate::budget::{sequence_bytes, text_bytes, tree_bytes};
 use crate::diagnostic::quoted;
-use crate::native::ast::ForExpr;
+use crate::native::ast::{Expression, ForExpr};
 use crate::native::Problem;
 use crate::number::Number;
 use crate::source::Span;
@@ -137,96 +137,141 @@ pub(super) fn eval_for_expr<'a>(for_expr: ForExpr<'a>, scope: &Scope<'a>) -> Eva
     let Some(elements) = elements(&collection, for_expr.collection.span(), scope)? else {
         return Ok(Cow::Owned(dynamic_value()));
     };
-    let mut unknown = false;
-    let mut tuple = Vec::new();
+    let mut produced = Produced::default();
     // Without a condition every element gives one: the tuple's room is
     // known.
     if for_expr.key.is_none() && for_expr.condition.is_none() {
         scope.charge(sequence_bytes::<Value>(elements.len()), for_expr.span)?;
-        tuple.reserve_exact(elements.len());
+        produced.tuple.reserve_exact(elements.len());
     }
-    // The room one more entry of a map takes.
-    let entry_bytes =
-        |entries: usize| tree_bytes::<Value>(entries + 1) - tree_bytes::<Value>(entries);
-    let mut object: BTreeMap<String, Value> = BTreeMap::new();
-    let mut groups: BTreeMap<String, Vec<Value>> = BTreeMap::new();
     for (key, value) in &elements {
         let child = scope.iteration(
             for_expr.key_var.map(|k| (k.name, key.as_ref())),
             (for_expr.value_var.name, value),
         );
-        if let Some(condition) = for_expr.condition {
-            let included = eval(condition, &child)?;
-            match predicate(&included, condition.span(), "'for' condition", &child)? {
-                Some(true) => {}
-                Some(false) => continue,
-                None => {
-                    unknown = true;
-                    continue;
-                }
+        match included(for_expr, &child)? {
+            Some(true) => {}
+            Some(false) => continue,
+            None => {
+                produced.unknown = true;
+                continue;
             }
         }
-        let Some(key_expression) = for_expr.key else {
-            let element = eval(for_expr.value, &child)?;
-            let element = child.owned(element, for_expr.value.span())?;
-            unknown |= element.is_unknown();
-            scope.push(&mut tuple, element, for_expr.value.span())?;
-            continue;
-        };
-        let key_value = eval(key_expression, &child)?;
-        let name = attribute_name(&key_value, key_expression.span(), scope)?;
-        let element = eval(for_expr.value, &child)?;
+        match for_expr.key {
+            None => produced.element(for_expr, &child, scope)?,
+            Some(key) => produced.attribute(for_expr, key, &child, scope)?,
+        }
+    }
+    Ok(Cow::Owned(produced.result(for_expr, scope)?))
+}
+
+/// Whether the `if` clause keeps the element visited in `child` (always,
+/// without one): `None` when its condition is unknown.
+fn included(for_expr: ForExpr<'_>, child: &Scope<'_>) -> Result<Option<bool>, Problem> {
+    let Some(condition) = for_expr.condition else {
+        return Ok(Some(true));
+    };
+    let included = eval(condition, child)?;
+    predicate(&included, condition.span(), "'for' condition", child)
+}
+
+/// What a `for` expression has produced so far: the elements of a tuple
+/// `for`, or the attributes (or groups of them) of an object `for`.
+#[derive(Default)]
+struct Produced {
+    /// Whether an element's key, value or condition was unknown.
+    unknown: bool,
+    tuple: Vec<Value>,
+    object: BTreeMap<String, Value>,
+    groups: BTreeMap<String, Vec<Value>>,
+}
+
+impl Produced {
+    /// Tuple `for`: "the single expression becomes an element, appending
+    /// values to the tuple in visit order".
+    fn element<'c>(
+        &mut self,
+        for_expr: ForExpr<'c>,
+        child: &Scope<'c>,
+        scope: &Scope<'_>,
+    ) -> Result<(), Problem> {
+        let element = eval(for_expr.value, child)?;
         let element = child.owned(element, for_expr.value.span())?;
-        unknown |= element.is_unknown();
+        self.unknown |= element.is_unknown();
+        scope.push(&mut self.tuple, element, for_expr.value.span())
+    }
+
+    /// Object `for`: "the pair of expressions is used as an attribute name
+    /// and value respectively", an error for a name produced twice unless
+    /// grouping gathers the values of each name.
+    fn attribute<'c>(
+        &mut self,
+        for_expr: ForExpr<'c>,
+        key: Expression<'c>,
+        child: &Scope<'c>,
+        scope: &Scope<'_>,
+    ) -> Result<(), Problem> {
+        let key_value = eval(key, child)?;
+        let name = attribute_name(&key_value, key.span(), scope)?;
+        let element = eval(for_expr.value, child)?;
+        let element = child.owned(element, for_expr.value.span())?;
+        self.unknown |= element.is_unknown();
         let Some(name) = name else {
-            unknown = true;
-            continue;
+            self.unknown = true;
+            return Ok(());
         };
         if for_expr.grouping {
-            let entries = groups.len();
-            let group = match groups.entry(name) {
+            let entries = self.groups.len();
+            let group = match self.groups.entry(name) {
                 Entry::Occupied(group) => group.into_mut(),
                 Entry::Vacant(vacant) => {
-                    scope.charge(entry_bytes(entries), key_expression.span())?;
+                    scope.charge(entry_bytes(entries), key.span())?;
                     vacant.insert(Vec::new())
                 }
             };
-            scope.push(group, element, for_expr.value.span())?;
-            continue;
+            return scope.push(group, element, for_expr.value.span());
         }
-        let entries = object.len();
-        match object.entry(name) {
+        let entries = self.object.len();
+        match self.object.entry(name) {
             Entry::Vacant(vacant) => {
-                scope.charge(entry_bytes(entries), key_expression.span())?;
+                scope.charge(entry_bytes(entries), key.span())?;
                 vacant.insert(element);
+                Ok(())
             }
-            Entry::Occupied(occupied) => {
-                return Err(Problem::new(
-                    key_expression.span(),
-                    "Duplicate object key",
-                    format!(
-                        "Two elements produced the key {} in this 'for' expression. If duplicates are expected, use the ellipsis (...) after the value expression to group them by key.",
-                        quoted(occupied.key())
-                    ),
-                ))
-            }
+            Entry::Occupied(occupied) => Err(Problem::new(
+                key.span(),
+                "Duplicate object key",
+                format!(
+                    "Two elements produced the key {} in this 'for' expression. If duplicates are expected, use the ellipsis (...) after the value expression to group them by key.",
+                    quoted(occupied.key())
+                ),
+            )),
         }
     }
-    let result = if unknown {
-        dynamic_value()
-    } else if for_expr.key.is_none() {
-        Value::Tuple(tuple)
-    } else if for_expr.grouping {
-        // The groups' tuples go into a tree of their own.
-        scope.charge(tree_bytes::<Value>(groups.len()), for_expr.span)?;
-        Value::Object(
-            groups
-                .into_iter()
-                .map(|(name, values)| (name, Value::Tuple(values)))
-                .collect(),
-        )
-    } else {
-        Value::Object(object)
-    };
-    Ok(Cow::Owned(result))
+
+    /// The result: the dynamic value if anything was unknown, else the
+    /// tuple, the object, or the object of the groups' tuples.
+    fn result(self, for_expr: ForExpr<'_>, scope: &Scope<'_>) -> Result<Value, Problem> {
+        Ok(if self.unknown {
+            dynamic_value()
+        } else if for_expr.key.is_none() {
+            Value::Tuple(self.tuple)
+        } else if for_expr.grouping {
+            // The groups' tuples go into a tree of their own.
+            scope.charge(tree_bytes::<Value>(self.groups.len()), for_expr.span)?;
+            Value::Object(
+                self.groups
+                    .into_iter()
+                    .map(|(name, values)| (name, Value::Tuple(values)))
+                    .collect(),
+            )
+        } else {
+            Value::Object(self.object)
+        })
+    }
+}
+
+/// The room one more entry of a map of `entries` entries takes.
+fn entry_bytes(entries: usize) -> u64 {
+    tree_bytes::<Value>(entries + 1) - tree_bytes::<Value>(entries)
 }

@@ -22,6 +22,7 @@ use crate::functions::{
 };
 use crate::native::ast::FunctionCall;
 use crate::native::Problem;
+use crate::source::Span;
 use crate::types::Type;
 use crate::value::Value;
 use std::borrow::Cow;
@@ -108,69 +109,16 @@ fn eval_call<'a>(function: &Function, call: FunctionCall<'a>, scope: &Scope<'a>)
     // The number of arguments written before the expanded one.
     let mut written = arguments.len();
     if call.expand_final {
-        let (Some(expanded), Some(expression)) = (arguments.pop(), call_arguments.last()) else {
-            return Err(Problem::new(
-                call.span,
-                Diagnostic::INTERNAL_ERROR,
-                "an expanded call without arguments",
-            ));
-        };
-        written -= 1;
-        let invalid = |detail: &str| {
-            Problem::new(
-                expression.span(),
-                "Invalid expanding argument value",
-                detail.to_string(),
-            )
-        };
-        let expanded = match expanded.into_elements() {
-            Ok(elements) => {
-                scope.charge(sequence_bytes::<Value>(elements.len()), expression.span())?;
-                arguments.extend(elements);
-                None
-            }
-            Err(other) => Some(other),
-        };
-        match expanded {
-            None => {}
-            Some(Value::Null(_)) => {
-                return Err(invalid(
-                    "The expanding argument (indicated by ...) must not be null.",
-                ))
-            }
-            // Only a value whose type could hold a list, set or tuple stands
-            // for an unknown number of arguments; an unknown string, map or
-            // object "must evaluate to either a list or tuple value" no less
-            // than a known one. SPEC-GAP(spec-notes/gaps/expr-argument-expansion.md)
-            Some(Value::Unknown(Type::List(_) | Type::Set(_) | Type::Tuple(_) | Type::Dynamic)) => {
-                return Ok(Cow::Owned(dynamic_value()))
-            }
-            Some(_) => {
-                return Err(invalid(
-                    "The expanding argument (indicated by ...) must be a list, a set or a tuple.",
-                ))
-            }
+        if let Expansion::Unknown = expand_final_argument(call, &mut arguments, scope)? {
+            return Ok(Cow::Owned(dynamic_value()));
         }
+        written -= 1;
     }
     let argument_count = arguments.len();
     call_function_owned(function, arguments, scope.budget())
         .map(Cow::Owned)
         .map_err(|error| {
-            // A function blames one of the arguments it was given: one
-            // written in the call, or one that the expanded argument gave.
-            let span = match error.argument {
-                Some(i) if i < written => call_arguments
-                    .get(i)
-                    .map_or(call.span, |argument| argument.start_span()),
-                Some(_) => call_arguments
-                    .get(written)
-                    .map_or(call.close_paren_span, |expanded| expanded.span()),
-                // Too few arguments: where they are missing, as
-                // hashicorp/hcl reports it; another error of the whole
-                // call: the name and the opening parenthesis.
-                None if argument_count < function.parameters.len() => call.close_paren_span,
-                None => call.open_span,
-            };
+            let span = blamed_span(call, function, error.argument, written, argument_count);
             scope.failure(call.span, || {
                 Problem::new(
                     span,
@@ -182,6 +130,85 @@ fn eval_call<'a>(function: &Function, call: FunctionCall<'a>, scope: &Scope<'a>)
                 )
             })
         })
+}
+
+/// What expanding the final argument gave.
+enum Expansion {
+    /// Its elements, appended to the arguments.
+    Known,
+    /// Nothing: an unknown list, set or tuple, or the dynamic value, holds
+    /// an unknown number of arguments.
+    Unknown,
+}
+
+/// Replaces the last of `arguments`, written with `...`, by its elements.
+/// A null is an error, and so is a value that is no list, set or tuple.
+/// SPEC-GAP(spec-notes/gaps/expr-argument-expansion.md)
+fn expand_final_argument<'a>(
+    call: FunctionCall<'a>,
+    arguments: &mut Vec<Value>,
+    scope: &Scope<'a>,
+) -> Result<Expansion, Problem> {
+    let (Some(expanded), Some(expression)) = (arguments.pop(), call.arguments.last()) else {
+        return Err(Problem::new(
+            call.span,
+            Diagnostic::INTERNAL_ERROR,
+            "an expanded call without arguments",
+        ));
+    };
+    let invalid = |detail: &str| {
+        Problem::new(
+            expression.span(),
+            "Invalid expanding argument value",
+            detail.to_string(),
+        )
+    };
+    match expanded.into_elements() {
+        Ok(elements) => {
+            scope.charge(sequence_bytes::<Value>(elements.len()), expression.span())?;
+            arguments.extend(elements);
+            Ok(Expansion::Known)
+        }
+        Err(Value::Null(_)) => Err(invalid(
+            "The expanding argument (indicated by ...) must not be null.",
+        )),
+        // Only a value whose type could hold a list, set or tuple stands
+        // for an unknown number of arguments; an unknown string, map or
+        // object "must evaluate to either a list or tuple value" no less
+        // than a known one. SPEC-GAP(spec-notes/gaps/expr-argument-expansion.md)
+        Err(Value::Unknown(Type::List(_) | Type::Set(_) | Type::Tuple(_) | Type::Dynamic)) => {
+            Ok(Expansion::Unknown)
+        }
+        Err(_) => Err(invalid(
+            "The expanding argument (indicated by ...) must be a list, a set or a tuple.",
+        )),
+    }
+}
+
+/// Where the error of a call is reported. A function blames one of the
+/// arguments it was given (`blamed`): one of the `written` ones before the
+/// expanded one, or one that the expanded argument gave. Too few
+/// arguments are reported where they are missing, as hashicorp/hcl
+/// reports it; another error of the whole call at the name and the
+/// opening parenthesis.
+fn blamed_span(
+    call: FunctionCall<'_>,
+    function: &Function,
+    blamed: Option<usize>,
+    written: usize,
+    argument_count: usize,
+) -> Span {
+    let call_arguments = call.arguments;
+    match blamed {
+        Some(i) if i < written => call_arguments
+            .get(i)
+            .map_or(call.span, |argument| argument.start_span()),
+        Some(_) => call_arguments
+            .get(written)
+            .map_or(call.close_paren_span, |expanded| expanded.span()),
+        None if argument_count < function.parameters.len() => call.close_paren_span,
+        None => call.open_span,
+    }
 }
 
 /// Evaluates a call of a function whose second argument is a type

@@ -11,8 +11,9 @@
 //! 3. for a `<<-` heredoc, the flush rule trims the literals that begin a
 //!    line once the strip markers have removed their spaces and newlines
 //!    ([`flush_heredoc`]);
-//! 4. directive markers are matched into nested `if` and `for` directives,
-//!    with an explicit stack ([`build_template`]).
+//! 4. the items are read into the template's parts by recursive descent,
+//!    one function to a production of the grammar, directive markers
+//!    matched into nested `if` and `for` directives ([`build_template`]).
 //!
 //! [`directive`] holds the directives (§ Template If Directive, § Template
 //! For Directive), [`literal`] the literal text's strip markers and flush
