@@ -434,6 +434,68 @@ mod tests {
         );
     }
 
+    /// Each status a case can have, through a list naming the case by hand
+    /// (`by_hand`) or from a profile, and through a list without it.
+    #[test]
+    fn the_list_turns_each_verdict_as_it_says() {
+        let suite = suite(&["a"], &[]);
+        let case = &suite.files[0].cases[0];
+        let listed = |by_hand| KnownFailures {
+            entries: BTreeMap::from([(
+                case.id.clone(),
+                Listing {
+                    place: "list.txt:3".into(),
+                    reason: "why".into(),
+                    by_hand,
+                },
+            )]),
+        };
+        let record = |status| CaseRecord::new(case, status, "first".into(), "in full".into());
+        let turned = |list: &KnownFailures, status| {
+            let v = list.verdict(case, record(status));
+            (v.status, v.reason, v.message)
+        };
+        let unchanged = |status: Status| (status, "first".to_string(), "in full".to_string());
+        let passed_but_listed = |how: &str| {
+            (
+                Status::UnexpectedPass,
+                format!("listed as an expected failure, but {how}"),
+                format!(
+                    "suite/area/file.yaml:10: case area/file::a {how}, but list.txt:3 lists it \
+                     as an expected failure (why): remove it from the list"
+                ),
+            )
+        };
+        for by_hand in [true, false] {
+            let list = listed(by_hand);
+            for failure in [Status::Failed, Status::Crashed, Status::TimedOut] {
+                let expected = (
+                    Status::ExpectedFailure,
+                    "first".to_string(),
+                    "expected failure (list.txt:3: why)\nin full".to_string(),
+                );
+                assert_eq!(turned(&list, failure), expected, "{failure:?}");
+            }
+            assert_eq!(turned(&list, Status::Passed), passed_but_listed("passed"));
+            for other in [Status::ExpectedFailure, Status::UnexpectedPass] {
+                assert_eq!(turned(&list, other), unchanged(other));
+            }
+        }
+        // Listed by hand, a case the implementation cannot run must fail
+        // instead; listed from a profile, it stays unsupported.
+        let unsupported = turned(&listed(true), Status::Unsupported);
+        assert_eq!(unsupported, passed_but_listed("is in full"));
+        let unsupported = turned(&listed(false), Status::Unsupported);
+        assert_eq!(unsupported, unchanged(Status::Unsupported));
+        // A list without the case leaves every verdict as it is.
+        for status in <Status as strum::VariantArray>::VARIANTS {
+            assert_eq!(
+                turned(&KnownFailures::default(), *status),
+                unchanged(*status)
+            );
+        }
+    }
+
     /// A file of this test's own, removed when dropped.
     struct Scratch(PathBuf);
 
