@@ -20,11 +20,14 @@ fn scratch(name: &str) -> PathBuf {
 }
 
 fn suite() -> Suite {
-    load_suite(Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../suite")))
-        .expect("the suite loads")
+    load_suite(Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../suite"
+    )))
+    .expect("the suite loads")
 }
 
-const NOTES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../spec-notes");
+const NOTES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../spec-notes");
 
 /// A matrix run's details, as `hcl-conformance matrix` writes them, for two
 /// implementations: the reference passing everything, and `weak`, which

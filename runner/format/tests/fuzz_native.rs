@@ -65,7 +65,7 @@ fn mutate(source: &str, rng: &mut Rng) -> String {
 
 #[test]
 fn mutated_suite_inputs_never_crash() {
-    let dir = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../suite"));
+    let dir = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../suite"));
     let suite = load_suite(dir).expect("the suite loads");
     let sources: Vec<(&str, String, EvalContext)> = suite
         .cases()

@@ -40,7 +40,7 @@ fn text_that_cannot_open_a_collection_is_passed_over() {
 
 #[test]
 fn the_suite_nests_a_few_levels() {
-    let suite = concat!(env!("CARGO_MANIFEST_DIR"), "/../suite");
+    let suite = concat!(env!("CARGO_MANIFEST_DIR"), "/../../suite");
     let mut deepest = 0;
     for entry in walkdir::WalkDir::new(suite) {
         let path = entry.unwrap().into_path();
