@@ -4,8 +4,10 @@
 //! code lines of its sources, and holds them to that order: a crate depends
 //! on exactly the workspace crates below it (`[dependencies]`; its dev and
 //! build dependencies on none above it), names no crate above it, and
-//! re-exports (`pub use`) no other workspace crate's items. The checker's
-//! own tests plant violations to show that it finds them.
+//! re-exports (`pub use`) no other workspace crate's items. Beside them the
+//! workspace holds dev-only crates (`hcl-random-inputs`): they depend on no
+//! workspace crate, and are only ever dev-dependencies. The checker's own
+//! tests plant violations to show that it finds them.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -51,6 +53,9 @@ const CRATES: [Crate; 4] = [
         ],
     },
 ];
+
+/// The dev-only crates: package name and folder.
+const DEV_ONLY: [(&str, &str); 1] = [("hcl-random-inputs", "random-inputs")];
 
 fn root() -> &'static Path {
     Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
@@ -170,7 +175,11 @@ fn the_workspace_is_the_four_crates() {
         .iter()
         .filter_map(toml::Value::as_str)
         .collect();
-    let folders: BTreeSet<&str> = CRATES.iter().map(|c| c.folder).collect();
+    let folders: BTreeSet<&str> = CRATES
+        .iter()
+        .map(|c| c.folder)
+        .chain(DEV_ONLY.iter().map(|(_, folder)| *folder))
+        .collect();
     assert_eq!(members, folders);
     for krate in &CRATES {
         let text = std::fs::read_to_string(root().join(krate.folder).join("Cargo.toml")).unwrap();
@@ -181,6 +190,31 @@ fn the_workspace_is_the_four_crates() {
             "{}",
             krate.folder
         );
+    }
+}
+
+#[test]
+fn the_dev_only_crates_depend_on_no_workspace_crate_and_no_crate_is_built_on_them() {
+    for (package, folder) in DEV_ONLY {
+        let text = std::fs::read_to_string(root().join(folder).join("Cargo.toml")).unwrap();
+        let manifest: toml::Value = toml::from_str(&text).unwrap();
+        assert_eq!(manifest["package"]["name"].as_str(), Some(package));
+        for table in ["dependencies", "dev-dependencies", "build-dependencies"] {
+            let named = workspace_dependencies(manifest.get(table));
+            assert!(named.is_empty(), "{package}: [{table}] names {named:?}");
+        }
+        for krate in &CRATES {
+            let text =
+                std::fs::read_to_string(root().join(krate.folder).join("Cargo.toml")).unwrap();
+            let manifest: toml::Value = toml::from_str(&text).unwrap();
+            for table in ["dependencies", "build-dependencies"] {
+                assert!(
+                    manifest.get(table).and_then(|t| t.get(package)).is_none(),
+                    "{}: [{table}] names the dev-only {package}",
+                    krate.package
+                );
+            }
+        }
     }
 }
 
