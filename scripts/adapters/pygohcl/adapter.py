@@ -273,13 +273,19 @@ class Scanner:
             elif ch == '"':
                 self.i += 1
                 return
-            elif self.starts("$${") or self.starts("%%{"):
-                self.i += 3
-            elif self.starts("${") or self.starts("%{"):
-                self.i += 2
-                self.interpolation()
             else:
-                self.i += 1
+                self.template_part()
+
+    def template_part(self):
+        """Moves past one part of a template's text: an escaped `$${` or
+        `%%{`, an interpolation or directive, or one character."""
+        if self.starts("$${") or self.starts("%%{"):
+            self.i += 3
+        elif self.starts("${") or self.starts("%{"):
+            self.i += 2
+            self.interpolation()
+        else:
+            self.i += 1
 
     def interpolation(self):
         """Moves past the rest of an interpolation or directive."""
@@ -314,13 +320,7 @@ class Scanner:
                 self.i = self.s.index(marker, self.i) + len(marker)
                 return
             while self.i < len(self.s) and self.s[self.i] != "\n":
-                if self.starts("$${") or self.starts("%%{"):
-                    self.i += 3
-                elif self.starts("${") or self.starts("%{"):
-                    self.i += 2
-                    self.interpolation()
-                else:
-                    self.i += 1
+                self.template_part()
             self.i += 1
 
 
