@@ -5,12 +5,15 @@
 //! of one rendering of both: the answer as JSON, each cut to
 //! [`SHOWN_BYTES`] (a longer answer is cut, not diffed whole).
 
-use hcl_conformance_format::kinds::Body;
-use hcl_conformance_format::suite::{Expectation, Expected, ExpectedValue};
+use hcl_conformance_format::kinds::{Block, Body, Named};
+use hcl_conformance_format::suite::{Expectation, Expected};
 use hcl_conformance_format::terminal::{CutWriter, SHOWN_BYTES};
-use hcl_conformance_format::wire::{Attribute, Outcome};
+use hcl_conformance_format::values::ExpectedValue;
+use hcl_conformance_format::wire::{Attribute, ErrorAnswer, Outcome};
+use hcl_interpreter::convert::Safety;
 use hcl_interpreter::{Phase, Type, Value};
 use serde_json::{json, Value as Json};
+use std::collections::BTreeMap;
 
 /// How an outcome differs from an expectation.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -167,29 +170,15 @@ fn first_difference(expect: &Expectation, outcome: &Outcome, grading: &Grading) 
                 value: actual,
                 safety: got,
             },
-        ) => {
-            let actual_type = actual.ty();
-            if grading.exact_types && actual_type != *ty {
-                return Some(format!(
-                    "expected a value of type {ty}, got one of type {actual_type}"
-                ));
-            }
-            if let Some(difference) = compare_value(value, actual, "", *order_any) {
-                return Some(difference);
-            }
-            match (safety, got) {
-                (Some(expected), Some(got)) if *expected != got.0 => Some(format!(
-                    "expected the conversion to be {}, got {}",
-                    expected.name(),
-                    got.name()
-                )),
-                (Some(expected), None) => Some(format!(
-                    "expected the conversion to be {}; the implementation reported no safety",
-                    expected.name()
-                )),
-                _ => None,
-            }
-        }
+        ) => value_difference(
+            ty,
+            value,
+            *safety,
+            *order_any,
+            actual,
+            got.as_ref(),
+            grading,
+        ),
         (Expectation::Body(expected), Outcome::Body(actual)) => {
             compare_body(expected, actual, "body", grading)
         }
@@ -213,21 +202,7 @@ fn first_difference(expect: &Expectation, outcome: &Outcome, grading: &Grading) 
                 range: Some(range), ..
             },
             Outcome::Error(error),
-        ) => {
-            let ranges = error.ranges();
-            let a = if parse_only { "a parse" } else { "an" };
-            if ranges.is_empty() {
-                return Some(format!(
-                    "expected {a} error at {range}, got one without a range"
-                ));
-            }
-            (!ranges.contains(range)).then(|| {
-                format!(
-                    "expected {a} error at {range}, got one at {}",
-                    ranges.join(", ")
-                )
-            })
-        }
+        ) => range_difference(range, error, parse_only),
         (Expectation::Error { .. }, Outcome::Error(_)) => None,
         (expect, Outcome::Unsupported(why)) => Some(format!(
             "expected {}, but the implementation does not support the case: {why}",
@@ -239,6 +214,59 @@ fn first_difference(expect: &Expectation, outcome: &Outcome, grading: &Grading) 
             describe_outcome(outcome)
         )),
     }
+}
+
+/// How a value answer differs from the expected value: its type (where
+/// types are compared exactly), the value itself, then the conversion's
+/// safety where the case expects one.
+fn value_difference(
+    ty: &Type,
+    value: &ExpectedValue,
+    safety: Option<Safety>,
+    order_any: bool,
+    actual: &Value,
+    got: Option<&Named<Safety>>,
+    grading: &Grading,
+) -> Option<String> {
+    let actual_type = actual.ty();
+    if grading.exact_types && actual_type != *ty {
+        return Some(format!(
+            "expected a value of type {ty}, got one of type {actual_type}"
+        ));
+    }
+    if let Some(difference) = compare_value(value, actual, "", order_any) {
+        return Some(difference);
+    }
+    match (safety, got) {
+        (Some(expected), Some(got)) if expected != got.0 => Some(format!(
+            "expected the conversion to be {}, got {}",
+            expected.name(),
+            got.name()
+        )),
+        (Some(expected), None) => Some(format!(
+            "expected the conversion to be {}; the implementation reported no safety",
+            expected.name()
+        )),
+        _ => None,
+    }
+}
+
+/// Whether an error answer is at the range the case pins: one of its
+/// ranges is that range.
+fn range_difference(range: &str, error: &ErrorAnswer, parse_only: bool) -> Option<String> {
+    let ranges = error.ranges();
+    let a = if parse_only { "a parse" } else { "an" };
+    if ranges.is_empty() {
+        return Some(format!(
+            "expected {a} error at {range}, got one without a range"
+        ));
+    }
+    (!ranges.iter().any(|r| r == range)).then(|| {
+        format!(
+            "expected {a} error at {range}, got one at {}",
+            ranges.join(", ")
+        )
+    })
 }
 
 /// Compares an expected body with an actual one: the same attributes with
@@ -290,15 +318,37 @@ fn compare_body(
             return Some(difference);
         }
     }
-    let (e, a) = (&expected.blocks, &actual.blocks);
-    if e.len() != a.len() {
+    if let Some(difference) = compare_blocks(&expected.blocks, &actual.blocks, path, grading) {
+        return Some(difference);
+    }
+    match (&expected.remain, &actual.remain) {
+        (None, None) => None,
+        (Some(_), None) => Some(format!(
+            "{path}: expected a remaining body (partial processing), got none"
+        )),
+        (None, Some(_)) => Some(format!(
+            "{path}: got a remaining body, but the case processes the body exhaustively"
+        )),
+        (Some(e), Some(a)) => compare_body(e, a, &format!("{path}.remain"), grading),
+    }
+}
+
+/// Compares a body's blocks: as many, and each of the same type, with the
+/// same labels and a body that compares equal, in order.
+fn compare_blocks(
+    expected: &[Block<Expected>],
+    actual: &[Block<Attribute>],
+    path: &str,
+    grading: &Grading,
+) -> Option<String> {
+    if expected.len() != actual.len() {
         return Some(format!(
             "{path}: expected {} blocks, got {}",
-            e.len(),
-            a.len()
+            expected.len(),
+            actual.len()
         ));
     }
-    for (i, (e, a)) in e.iter().zip(a).enumerate() {
+    for (i, (e, a)) in expected.iter().zip(actual).enumerate() {
         let at = format!("{path}.blocks[{i}]");
         if e.type_name != a.type_name {
             return Some(format!(
@@ -320,16 +370,7 @@ fn compare_body(
             return Some(difference);
         }
     }
-    match (&expected.remain, &actual.remain) {
-        (None, None) => None,
-        (Some(_), None) => Some(format!(
-            "{path}: expected a remaining body (partial processing), got none"
-        )),
-        (None, Some(_)) => Some(format!(
-            "{path}: got a remaining body, but the case processes the body exhaustively"
-        )),
-        (Some(e), Some(a)) => compare_body(e, a, &format!("{path}.remain"), grading),
-    }
+    None
 }
 
 fn describe_expectation(expect: &Expectation) -> String {
@@ -438,15 +479,7 @@ fn compare_value(
         }
         (ExpectedValue::Sequence(items), Value::List(_, a) | Value::Tuple(a)) => elements(items, a),
         (ExpectedValue::Mapping(entries), Value::Map(_, actual) | Value::Object(actual)) => {
-            if let Some(missing) = entries.keys().find(|k| !actual.contains_key(*k)) {
-                return at(format!("expected the key {missing:?}, which is missing"));
-            }
-            if let Some(extra) = actual.keys().find(|k| !entries.contains_key(*k)) {
-                return at(format!("got the unexpected key {extra:?}"));
-            }
-            entries
-                .iter()
-                .find_map(|(k, e)| compare_value(e, &actual[k], &format!("{path}[{k:?}]"), false))
+            compare_entries(entries, actual, path)
         }
         (expected, actual) => at(format!(
             "expected {}, got {}",
@@ -454,6 +487,31 @@ fn compare_value(
             show_actual(actual)
         )),
     }
+}
+
+/// Compares a map or object with the expected entries: the same keys, and
+/// each entry's value compared in turn.
+fn compare_entries(
+    entries: &BTreeMap<String, ExpectedValue>,
+    actual: &BTreeMap<String, Value>,
+    path: &str,
+) -> Option<String> {
+    let at = |what: String| {
+        Some(if path.is_empty() {
+            what
+        } else {
+            format!("{path}: {what}")
+        })
+    };
+    if let Some(missing) = entries.keys().find(|k| !actual.contains_key(*k)) {
+        return at(format!("expected the key {missing:?}, which is missing"));
+    }
+    if let Some(extra) = actual.keys().find(|k| !entries.contains_key(*k)) {
+        return at(format!("got the unexpected key {extra:?}"));
+    }
+    entries
+        .iter()
+        .find_map(|(k, e)| compare_value(e, &actual[k], &format!("{path}[{k:?}]"), false))
 }
 
 /// Compares as multisets: every expected element matches a distinct actual

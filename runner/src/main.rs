@@ -3,13 +3,12 @@
 
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use hcl_conformance_format::needs::missing_capabilities;
+use hcl_conformance_format::profiles::SPEC_PROFILE;
 use hcl_conformance_format::profiles::{known_profile, PROFILES};
 use hcl_conformance_format::requirements::{
     check_finished, coverage, ids_settled_by, parse_finished_areas,
 };
-use hcl_conformance_format::suite::{
-    decode_text, load_embedded, load_suite, Case, Suite, SPEC_PROFILE,
-};
+use hcl_conformance_format::suite::{decode_text, load_embedded, load_suite, Case, Suite};
 use hcl_conformance_format::terminal::escape_controls;
 use hcl_conformance_format::wire::HelloAnswer;
 use hcl_conformance_runner::known_failures::{
@@ -19,18 +18,18 @@ use hcl_conformance_runner::matrix::{parse_config, run_matrix, split_command};
 use hcl_conformance_runner::report::Report;
 use hcl_conformance_runner::run::{run_cases, Implementation, RunSettings};
 use hcl_conformance_runner::subprocess::{self, ImplementationCommand, Pool, HELLO_TIMEOUT};
-use hcl_conformance_runner::verdict::{judge, Status};
+use hcl_conformance_runner::verdict::{judge, CaseRecord, Status};
 use hcl_conformance_site::docs;
 use hcl_conformance_site::export::write_export;
 use hcl_conformance_site::versions::{
     describe_versions, hashes, manifests, stamp_list, suite_version, version_of_list, Changes,
 };
 use std::collections::BTreeSet;
-use std::io::{IsTerminal, Write};
+use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 /// Runs the HCL conformance suite: against the reference interpreter
@@ -302,6 +301,22 @@ impl Select {
     }
 }
 
+/// `print!` that gives back the write's error (a closed or full output)
+/// instead of panicking.
+macro_rules! out {
+    ($($arg:tt)*) => { write!(std::io::stdout(), $($arg)*) };
+}
+
+/// `println!` that gives back the write's error.
+macro_rules! outln {
+    ($($arg:tt)*) => { writeln!(std::io::stdout(), $($arg)*) };
+}
+
+/// `eprintln!` that gives back the write's error.
+macro_rules! errln {
+    ($($arg:tt)*) => { writeln!(std::io::stderr(), $($arg)*) };
+}
+
 /// Ends the runner with the command line's usage, as clap does (status 2).
 fn usage_error(message: &str) -> ! {
     Cli::command()
@@ -310,10 +325,47 @@ fn usage_error(message: &str) -> ! {
 }
 
 /// A problem of the command's inputs: a message, and status 2. (It may
-/// quote an implementation's answer or standard error: escaped.)
+/// quote an implementation's answer or standard error: escaped.) A
+/// standard error that cannot be written to loses the message, not the
+/// status.
 fn fail(message: impl std::fmt::Display) -> ExitCode {
-    eprintln!("hcl-conformance: {}", escape_controls(&message.to_string()));
+    let _ = errln!("hcl-conformance: {}", escape_controls(&message.to_string()));
     ExitCode::from(2)
+}
+
+/// Why a command ended before its end: a problem it has reported (the
+/// status it calls for), or a write to standard output or error that
+/// failed.
+enum Stop {
+    Status(ExitCode),
+    Write(io::Error),
+}
+
+impl From<ExitCode> for Stop {
+    fn from(code: ExitCode) -> Stop {
+        Stop::Status(code)
+    }
+}
+
+impl From<io::Error> for Stop {
+    fn from(e: io::Error) -> Stop {
+        Stop::Write(e)
+    }
+}
+
+/// What a command gives: the status it ends with, or why it stopped.
+type Done = Result<ExitCode, Stop>;
+
+/// The status the runner ends with. A closed output (`hcl-conformance
+/// list | head -1`) ends it quietly, as SIGPIPE ends other commands
+/// ([`subprocess::closed_output`]); another failed write is named, with
+/// status 2.
+fn finish(done: Done) -> ExitCode {
+    match done {
+        Ok(code) | Err(Stop::Status(code)) => code,
+        Err(Stop::Write(e)) if e.kind() == io::ErrorKind::BrokenPipe => subprocess::closed_output(),
+        Err(Stop::Write(e)) => fail(format!("cannot write the output: {e}")),
+    }
 }
 
 fn load(suite: &SuiteArg) -> Result<Suite, ExitCode> {
@@ -325,9 +377,9 @@ fn load(suite: &SuiteArg) -> Result<Suite, ExitCode> {
         // Not the suite folder at all: not a problem of case files.
         [only] if Some(&only.path) == suite.suite.as_ref() => fail(only),
         _ => {
-            errors
-                .iter()
-                .for_each(|e| eprintln!("suite bug: {}", escape_controls(&e.to_string())));
+            errors.iter().for_each(|e| {
+                let _ = errln!("suite bug: {}", escape_controls(&e.to_string()));
+            });
             let n = errors.len();
             fail(format!("{n} problem(s) in the suite's case files; fix them (suite/README.md describes the format)"))
         }
@@ -339,57 +391,39 @@ fn main() -> ExitCode {
     let matches = Cli::command().version(describe_versions()).get_matches();
     let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     let command = cli.command.unwrap_or(Command::Run(cli.run));
-    let code = match command {
-        Command::Run(args) => {
-            load(&args.suite).map_or_else(|code| code, |suite| run(&args, &suite))
-        }
-        Command::List { select, suite } => load(&suite).map_or_else(
-            |code| code,
-            |suite| {
-                let mut out = std::io::stdout().lock();
-                for case in select.cases(&suite) {
-                    writeln!(out, "{}", case.id).expect("Broken pipe");
-                }
-                ExitCode::SUCCESS
-            },
-        ),
+    let code = finish(dispatch(command));
+    subprocess::stop_all();
+    code
+}
+
+/// Runs a command.
+fn dispatch(command: Command) -> Done {
+    match command {
+        Command::Run(args) => run(&args, &load(&args.suite)?),
+        Command::List { select, suite } => list(&select, &load(&suite)?),
         Command::Show {
             case,
             implementation,
             profile,
             suite,
-        } => load(&suite).map_or_else(
-            |code| code,
-            |suite| show(&case, implementation.as_ref(), &profile, &suite),
-        ),
+        } => show(&case, implementation.as_ref(), &profile, &load(&suite)?),
         Command::Docs {
             out,
             matrix,
             check,
             suite,
-        } => load(&suite).map_or_else(
-            |code| code,
-            |suite| docs(&out, matrix.as_deref(), check, &suite),
-        ),
-        Command::Coverage { check, suite } => {
-            load(&suite).map_or_else(|c| c, |suite| run_coverage(check, &suite))
-        }
+        } => docs(&out, matrix.as_deref(), check, &load(&suite)?),
+        Command::Coverage { check, suite } => run_coverage(check, &load(&suite)?),
         Command::Matrix {
             config,
             out,
             jobs,
             suite,
         } => matrix(&config, &out, jobs.count(), &suite),
-        Command::Export { out, suite } => {
-            load(&suite).map_or_else(|code| code, |suite| export(&out, &suite))
-        }
-        Command::Profiles { oracles } => print_profiles(oracles),
-        Command::Changes { since, suite } => {
-            load(&suite).map_or_else(|code| code, |suite| changes(&since, &suite))
-        }
-    };
-    subprocess::stop_all();
-    code
+        Command::Export { out, suite } => export(&out, &load(&suite)?),
+        Command::Profiles { oracles } => Ok(print_profiles(oracles)),
+        Command::Changes { since, suite } => changes(&since, &load(&suite)?),
+    }
 }
 
 impl Jobs {
@@ -399,7 +433,17 @@ impl Jobs {
     }
 }
 
+/// `hcl-conformance list`: the selected case ids, one a line.
+fn list(select: &Select, suite: &Suite) -> Done {
+    let mut out = std::io::stdout().lock();
+    for case in select.cases(suite) {
+        writeln!(out, "{}", case.id)?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
 /// `hcl-conformance profiles`: the table of `hcl_conformance_format::profiles`.
+/// (A closed output ends the table, and the command, with success.)
 fn print_profiles(oracles: bool) -> ExitCode {
     let mut out = std::io::stdout().lock();
     for p in PROFILES {
@@ -424,7 +468,7 @@ fn print_profiles(oracles: bool) -> ExitCode {
 
 /// `hcl-conformance show CASE`: the case as its page shows it, then its
 /// result.
-fn show(id: &str, implementation: Option<&Words>, profile: &str, suite: &Suite) -> ExitCode {
+fn show(id: &str, implementation: Option<&Words>, profile: &str, suite: &Suite) -> Done {
     let Some(case) = suite.cases().find(|c| c.id == id) else {
         let near: Vec<&str> = suite
             .cases()
@@ -440,22 +484,16 @@ fn show(id: &str, implementation: Option<&Words>, profile: &str, suite: &Suite) 
             "no case has the id `{id}`{hint}; `hcl-conformance list` shows the ids"
         ));
     };
-    let context = match docs::Context::new(suite, None) {
-        Ok(context) => context,
-        Err(e) => return fail(e),
-    };
-    print!("{}", docs::show::case_text(&context, case));
-    let (implementation, hello, name) = match start_implementation(implementation, None) {
-        Ok(started) => started,
-        Err(code) => return code,
-    };
+    let context = docs::Context::new(suite, None).map_err(fail)?;
+    out!("{}", docs::show::case_text(&context, case))?;
+    let (implementation, hello, name) = start_implementation(implementation, None)?;
     let capabilities = hello.map(|h| h.capabilities);
     let missing = capabilities
         .as_ref()
         .map(|c| missing_capabilities(case, profile, c))
         .unwrap_or_default();
     if !missing.is_empty() {
-        print!(
+        out!(
             "{}",
             docs::show::result_text(
                 &name,
@@ -464,51 +502,47 @@ fn show(id: &str, implementation: Option<&Words>, profile: &str, suite: &Suite) 
                 "unsupported",
                 &format!("needs {}", missing.join(", "))
             )
-        );
-        return ExitCode::SUCCESS;
+        )?;
+        return Ok(ExitCode::SUCCESS);
     }
     let outcome = implementation(&case.input);
     let record = judge(case, &outcome, profile, capabilities.as_ref());
     let status = record.status.name();
-    print!(
+    out!(
         "{}",
         docs::show::result_text(&name, profile, Some(&outcome), status, &record.message)
-    );
-    match record.status.is_failure() {
+    )?;
+    Ok(match record.status.is_failure() {
         true => ExitCode::FAILURE,
         false => ExitCode::SUCCESS,
-    }
+    })
 }
 
 /// `hcl-conformance docs`: the site made in memory, checked with
 /// `--check` before anything is written, then written.
-fn docs(out: &Path, matrix: Option<&Path>, check: bool, suite: &Suite) -> ExitCode {
+fn docs(out: &Path, matrix: Option<&Path>, check: bool, suite: &Suite) -> Done {
     let started = Instant::now();
-    let results = match matrix.map(docs::results::Results::load).transpose() {
-        Ok(results) => results,
-        Err(e) => return fail(e),
-    };
-    let site = match docs::render_site(suite, results.as_ref()) {
-        Ok(site) => site,
-        Err(e) => return fail(e),
-    };
+    let results = matrix
+        .map(docs::results::Results::load)
+        .transpose()
+        .map_err(fail)?;
+    let site = docs::render_site(suite, results.as_ref()).map_err(fail)?;
     if check {
         let problems = site.problems();
         if !problems.is_empty() {
-            problems.iter().for_each(|p| eprintln!("{p}"));
-            eprintln!(
+            for p in &problems {
+                errln!("{p}")?;
+            }
+            errln!(
                 "{} problems in the site; nothing written to {}",
                 problems.len(),
                 out.display()
-            );
-            return ExitCode::FAILURE;
+            )?;
+            return Ok(ExitCode::FAILURE);
         }
     }
-    let built = match site.write(out) {
-        Ok(built) => built,
-        Err(e) => return fail(e),
-    };
-    println!(
+    let built = site.write(out).map_err(fail)?;
+    outln!(
         "hcl-conformance docs: {} pages, {} files, {:.1} MiB in {} ({:.2}s); open {}",
         built.pages,
         built.files,
@@ -516,11 +550,11 @@ fn docs(out: &Path, matrix: Option<&Path>, check: bool, suite: &Suite) -> ExitCo
         out.display(),
         started.elapsed().as_secs_f64(),
         out.join("index.html").display()
-    );
+    )?;
     if check {
-        println!("checked before writing: every link of the site resolves, and its pages hold no HTML but its own");
+        outln!("checked before writing: every link of the site resolves, and its pages hold no HTML but its own")?;
     }
-    ExitCode::SUCCESS
+    Ok(ExitCode::SUCCESS)
 }
 
 /// Starts the implementation of --impl (or takes the reference
@@ -561,7 +595,7 @@ fn start_implementation(
 }
 
 /// `hcl-conformance coverage`.
-fn run_coverage(check: bool, suite: &Suite) -> ExitCode {
+fn run_coverage(check: bool, suite: &Suite) -> Done {
     let covered: BTreeSet<String> = suite
         .cases()
         .flat_map(|c| c.covers.iter().cloned())
@@ -569,86 +603,78 @@ fn run_coverage(check: bool, suite: &Suite) -> ExitCode {
     let settled = ids_settled_by(suite.notes().map(|(_, text)| text));
     let sections = coverage(&suite.requirements, &covered, &settled);
     let finished_text = suite.text("suite/finished-areas.txt").unwrap_or("");
-    let finished = match parse_finished_areas(finished_text, &suite.dir.join("finished-areas.txt"))
-    {
-        Ok(f) => f,
-        Err(e) => return fail(e),
-    };
-    print!(
+    let finished =
+        parse_finished_areas(finished_text, &suite.dir.join("finished-areas.txt")).map_err(fail)?;
+    out!(
         "{}",
         hcl_conformance_format::requirements::render_coverage(&sections, &finished)
-    );
+    )?;
     let problems = check_finished(&sections, &finished);
     if !check {
-        return ExitCode::SUCCESS;
+        return Ok(ExitCode::SUCCESS);
     }
     if problems.is_empty() {
-        println!("\nall {} finished areas are fully covered", finished.len());
-        return ExitCode::SUCCESS;
+        outln!("\nall {} finished areas are fully covered", finished.len())?;
+        return Ok(ExitCode::SUCCESS);
     }
-    eprintln!("\ncoverage of finished areas dropped:");
-    problems.iter().for_each(|p| eprintln!("  {p}"));
-    ExitCode::FAILURE
+    errln!("\ncoverage of finished areas dropped:")?;
+    for p in &problems {
+        errln!("  {p}")?;
+    }
+    Ok(ExitCode::FAILURE)
 }
 
 /// `hcl-conformance export`.
-fn export(out: &Path, suite: &Suite) -> ExitCode {
+fn export(out: &Path, suite: &Suite) -> Done {
     let version = suite_version(suite).map(|v| v.to_string());
-    match write_export(suite, out, version, env!("CARGO_PKG_VERSION")) {
-        Ok(count) => {
-            println!("{count} cases written to {}", out.display());
-            ExitCode::SUCCESS
-        }
-        Err(e) => fail(e),
+    let count = write_export(suite, out, version, env!("CARGO_PKG_VERSION")).map_err(fail)?;
+    outln!("{count} cases written to {}", out.display())?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `--since` of `changes`: a suite version, or a known-failure list (the
+/// version its header names, and the ids it lists).
+fn since_what(since: &str) -> Result<(semver::Version, BTreeSet<String>), ExitCode> {
+    if let Ok(version) = semver::Version::parse(since) {
+        return Ok((version, BTreeSet::new()));
     }
+    if let Err(e) = std::fs::metadata(since) {
+        return Err(fail(format!(
+            "--since {since}: neither a version (1.0.0) nor a known-failure list that can be read ({e})"
+        )));
+    }
+    let text = read_list(Path::new(since)).map_err(fail)?;
+    let Some(version) = version_of_list(&text) else {
+        return Err(fail(format!(
+            "{since}: the list names no suite version (a `# Suite version X.Y.Z` line in its \
+             header, which --write-failures writes); give the version: --since X.Y.Z"
+        )));
+    };
+    let ids = FailureFile::parse(&text)
+        .entries
+        .into_iter()
+        .map(|(id, ..)| id);
+    Ok((version, ids.collect()))
 }
 
 /// `hcl-conformance changes`.
-fn changes(since: &str, suite: &Suite) -> ExitCode {
-    let (version, listed) = match semver::Version::parse(since) {
-        Ok(version) => (version, BTreeSet::new()),
-        Err(_) => {
-            let text = match std::fs::metadata(since) {
-                Err(e) => {
-                    return fail(format!(
-                        "--since {since}: neither a version (1.0.0) nor a known-failure list that can be read ({e})"
-                    ))
-                }
-                Ok(_) => match read_list(Path::new(since)) {
-                    Ok(text) => text,
-                    Err(e) => return fail(e),
-                },
-            };
-            let Some(version) = version_of_list(&text) else {
-                return fail(format!(
-                    "{since}: the list names no suite version (a `# Suite version X.Y.Z` line in its \
-                     header, which --write-failures writes); give the version: --since X.Y.Z"
-                ));
-            };
-            let ids = FailureFile::parse(&text)
-                .entries
-                .into_iter()
-                .map(|(id, ..)| id);
-            (version, ids.collect())
-        }
-    };
-    let manifests = match manifests(suite) {
-        Ok(manifests) => manifests,
-        Err(e) => return fail(e),
-    };
+fn changes(since: &str, suite: &Suite) -> Done {
+    let (version, listed) = since_what(since)?;
+    let manifests = manifests(suite).map_err(fail)?;
     let Some(old) = manifests.iter().find(|m| m.version == version) else {
         let known: Vec<String> = manifests.iter().map(|m| m.version.to_string()).collect();
-        return fail(format!(
+        return Err(fail(format!(
             "the suite has no version {version}; its versions are {}",
             known.join(", ")
-        ));
+        ))
+        .into());
     };
     let changes = Changes::between(&old.hashes, &hashes(suite));
     let now = suite_version(suite).map_or("unversioned".into(), |v| v.to_string());
-    println!(
+    outln!(
         "From suite version {version} to this suite ({now}): {}.",
         changes.counts()
-    );
+    )?;
     let groups = [
         ("added", &changes.added, ""),
         (
@@ -664,203 +690,265 @@ fn changes(since: &str, suite: &Suite) -> ExitCode {
     ];
     for (what, ids, note) in groups {
         if !ids.is_empty() {
-            println!("\n{what}:");
+            outln!("\n{what}:")?;
         }
         for id in ids {
             match listed.contains(id) && !note.is_empty() {
-                true => println!("  {id}  ({note})"),
-                false => println!("  {id}"),
+                true => outln!("  {id}  ({note})")?,
+                false => outln!("  {id}")?,
             }
         }
     }
-    ExitCode::SUCCESS
+    Ok(ExitCode::SUCCESS)
 }
 
-/// `hcl-conformance matrix`.
-fn matrix(config: &Path, out: &Path, jobs: usize, suite: &SuiteArg) -> ExitCode {
-    let text = match std::fs::read(config) {
-        Ok(bytes) => match decode_text(config, bytes) {
-            Ok(text) => text,
-            Err(e) => {
-                return fail(format!(
-                    "{e}\n(runner/PROTOCOL.md describes the configuration)"
-                ))
-            }
-        },
-        Err(e) => return fail(format!("cannot read {}: {e}", config.display())),
-    };
-    let entries = match parse_config(config, &text) {
-        Ok(entries) => entries,
-        Err(e) => {
-            return fail(format!(
-                "{e}\n(runner/PROTOCOL.md describes the configuration)"
-            ))
+/// `hcl-conformance matrix`: the configuration read, the suite loaded, the
+/// matrix run and written; then its table, and how its results differ
+/// from the known-failure lists.
+fn matrix(config: &Path, out: &Path, jobs: usize, suite: &SuiteArg) -> Done {
+    let how = "(runner/PROTOCOL.md describes the configuration)";
+    let bytes = std::fs::read(config)
+        .map_err(|e| fail(format!("cannot read {}: {e}", config.display())))?;
+    let text = decode_text(config, bytes).map_err(|e| fail(format!("{e}\n{how}")))?;
+    let entries = parse_config(config, &text).map_err(|e| fail(format!("{e}\n{how}")))?;
+    let suite = load(suite)?;
+    let matrix = run_matrix(&suite, &entries, out, jobs).map_err(fail)?;
+    // The table quotes each implementation's answer to `hello`: escaped.
+    outln!(
+        "{}\n  written: {}/matrix.md, matrix-details.json, known-failures/",
+        escape_controls(&matrix.markdown),
+        out.display()
+    )?;
+    let differences = matrix.differences(out);
+    if differences.is_empty() {
+        return Ok(ExitCode::SUCCESS);
+    }
+    write!(std::io::stderr(), "{differences}")?;
+    errln!("\nhcl-conformance matrix: results differ from the known-failure lists")?;
+    Ok(ExitCode::FAILURE)
+}
+
+/// Where the run's text goes: standard output, or standard error when
+/// standard output gets a report (`--format`). Verdicts and the summary
+/// quote the implementation: escaped.
+#[derive(Clone, Copy)]
+struct Say {
+    text: bool,
+}
+
+impl Say {
+    fn line(self, line: &str) -> io::Result<()> {
+        let line = escape_controls(line);
+        match self.text {
+            true => outln!("{line}"),
+            false => errln!("{line}"),
         }
-    };
-    let suite = match load(suite) {
-        Ok(suite) => suite,
-        Err(code) => return code,
-    };
-    match run_matrix(&suite, &entries, out, jobs) {
-        Ok(true) => ExitCode::SUCCESS,
-        Ok(false) => {
-            eprintln!("\nhcl-conformance matrix: results differ from the known-failure lists");
-            ExitCode::FAILURE
-        }
-        Err(e) => fail(e),
     }
 }
 
-/// `hcl-conformance run`.
-fn run(args: &RunArgs, suite: &Suite) -> ExitCode {
+/// `hcl-conformance run`: the known-failure lists read and the
+/// implementation started, the cases run, then what the run found: said,
+/// written as a known-failure list (--write-failures) and as reports
+/// (--report).
+fn run(args: &RunArgs, suite: &Suite) -> Done {
     let cases = args.select.cases(suite);
-    // The lists whose reasons --write-failures keeps: those given, and the
-    // file itself (which wins). Read before any case runs, so that a list
-    // that cannot be read stops the run at once, and again at the end.
-    let lists: Vec<&Path> = args
-        .expect_failures
+    let lists = kept_lists(args);
+    let known_failures = known_failures(args, &lists, suite)?;
+    let (implementation, hello, name) =
+        start_implementation(args.implementation.as_ref(), args.timeout)?;
+    let settings = RunSettings {
+        implementation,
+        capabilities: hello.as_ref().map(|h| h.capabilities.clone()),
+        profile: args.profile.clone(),
+        known_failures,
+    };
+    let say = Say {
+        text: args.format == Format::Text,
+    };
+    let started = Instant::now();
+    let records = run_saying_progress(args, &cases, &settings, say)?;
+    let elapsed = started.elapsed().as_secs_f64();
+    for record in records.iter().filter(|r| r.status.fails_run()) {
+        say.line(&format!("\n{}", record.message.trim_end()))?;
+    }
+    let report = Report::new(name, hello, &args.profile, suite, records);
+    say.line(report.summary().trim_end())?;
+    let n = report.cases.len();
+    say.line(&format!(
+        "  {n} cases in {elapsed:.2}s ({:.0} cases/s)",
+        n as f64 / elapsed.max(1e-9)
+    ))?;
+    if !say.text {
+        out!("{}", render(&report, args.format))?;
+    }
+    if let Some(path) = &args.write_failures {
+        write_failures(path, &lists, &report, suite, say)?;
+    }
+    for (format, path) in &args.report {
+        std::fs::write(path, render(&report, *format))
+            .map_err(|e| fail(format!("cannot write the report {}: {e}", path.display())))?;
+        say.line(&format!("  report: {}", path.display()))?;
+    }
+    Ok(match report.cases.iter().any(|r| r.status.fails_run()) {
+        true => ExitCode::FAILURE,
+        false => ExitCode::SUCCESS,
+    })
+}
+
+/// The lists whose reasons --write-failures keeps: those given, and the
+/// file itself (which wins).
+fn kept_lists(args: &RunArgs) -> Vec<&Path> {
+    args.expect_failures
         .iter()
         .chain(&args.write_failures)
         .map(PathBuf::as_path)
-        .collect();
+        .collect()
+}
+
+/// The cases the run expects to fail: those of the --expect-failures
+/// lists, and with --expect-differences those whose expectation differs.
+/// With --write-failures the lists it keeps are read first, so that a list
+/// that cannot be read stops the run at once (they are read again at the
+/// end).
+fn known_failures(
+    args: &RunArgs,
+    lists: &[&Path],
+    suite: &Suite,
+) -> Result<KnownFailures, ExitCode> {
     if args.write_failures.is_some() {
-        if let Err(e) = FailureFile::read_all(&lists) {
-            return fail(format!(
+        FailureFile::read_all(lists).map_err(|e| {
+            fail(format!(
                 "{e}\n--write-failures keeps the reasons of the lists it reads: fix the list, then run again"
-            ));
-        }
+            ))
+        })?;
     }
     let mut known_failures = KnownFailures::default();
     for path in &args.expect_failures {
-        match KnownFailures::load(path, suite) {
-            Ok(list) => known_failures.merge(list),
-            Err(e) => {
-                return fail(format!(
-                    "{e}\nfix the known-failure list {}",
-                    path.display()
-                ))
-            }
-        }
+        let list = KnownFailures::load(path, suite).map_err(|e| {
+            fail(format!(
+                "{e}\nfix the known-failure list {}",
+                path.display()
+            ))
+        })?;
+        known_failures.merge(list);
     }
     if let Some(other) = &args.expect_differences {
         known_failures.merge(KnownFailures::from_profile(suite, other));
     }
-    let (implementation, hello, name) =
-        match start_implementation(args.implementation.as_ref(), args.timeout) {
-            Ok(started) => started,
-            Err(code) => return code,
-        };
-    let capabilities = hello.as_ref().map(|h| h.capabilities.clone());
-    let profile = args.profile.clone();
-    let settings = RunSettings {
-        implementation,
-        capabilities,
-        profile,
-        known_failures,
-    };
-    let text = args.format == Format::Text;
-    // Verdicts and the summary quote the implementation: escaped.
-    let say = |line: &str| {
-        let line = escape_controls(line);
-        if text {
-            println!("{line}")
-        } else {
-            eprintln!("{line}")
-        }
-    };
-    let progress = text && std::io::stdout().is_terminal();
-    let (done, failing, printing) = (AtomicUsize::new(0), AtomicUsize::new(0), Mutex::new(()));
-    let started = Instant::now();
-    let records = run_cases(&cases, &settings, args.jobs.count(), &|record| {
+    Ok(known_failures)
+}
+
+/// Runs the cases, saying each verdict as it comes with --verbose, and on
+/// a terminal keeping a progress line (`12/345 cases, 1 failing`) up to
+/// date. A closed output ends the runner at once; after another failed
+/// write nothing more is written, and the error is given back at the end.
+fn run_saying_progress(
+    args: &RunArgs,
+    cases: &[&Case],
+    settings: &RunSettings,
+    say: Say,
+) -> io::Result<Vec<CaseRecord>> {
+    let progress = say.text && std::io::stdout().is_terminal();
+    let (done, failing) = (AtomicUsize::new(0), AtomicUsize::new(0));
+    let written = Mutex::new(Ok(()));
+    let records = run_cases(cases, settings, args.jobs.count(), &|record| {
         let done = done.fetch_add(1, Ordering::Relaxed) + 1;
         let failed = record.status.fails_run() as usize;
         let failing = failing.fetch_add(failed, Ordering::Relaxed) + failed;
-        let _lock = printing.lock();
-        if progress {
-            print!("\r\x1b[K");
+        let mut written = written.lock().unwrap_or_else(PoisonError::into_inner);
+        if written.is_ok() {
+            let counts = progress.then_some((done, cases.len(), failing));
+            *written = say_case(record, args.verbose, counts, say);
         }
-        if args.verbose {
-            say(format!(
-                "{:>16}  {}  {}",
-                record.status.name(),
-                record.id,
-                record.reason
-            )
-            .trim_end());
-        }
-        if progress {
-            print!("{done}/{} cases, {failing} failing", cases.len());
-            let _ = std::io::stdout().flush();
+        if let Err(e) = &*written {
+            if e.kind() == io::ErrorKind::BrokenPipe {
+                subprocess::closed_output();
+            }
         }
     });
-    let elapsed = started.elapsed().as_secs_f64();
+    written
+        .into_inner()
+        .unwrap_or_else(PoisonError::into_inner)?;
     if progress {
-        print!("\r\x1b[K");
+        out!("\r\x1b[K")?;
     }
-    for record in records.iter().filter(|r| r.status.fails_run()) {
-        say(&format!("\n{}", record.message.trim_end()));
+    Ok(records)
+}
+
+/// What the run says as a case ends: its verdict with --verbose, and the
+/// progress line (cases done, of all, and failing) where there is one.
+fn say_case(
+    record: &CaseRecord,
+    verbose: bool,
+    progress: Option<(usize, usize, usize)>,
+    say: Say,
+) -> io::Result<()> {
+    if progress.is_some() {
+        out!("\r\x1b[K")?;
     }
-    let report = Report::new(name, hello, &args.profile, suite, records);
-    say(report.summary().trim_end());
-    let n = report.cases.len();
-    say(&format!(
-        "  {n} cases in {elapsed:.2}s ({:.0} cases/s)",
-        n as f64 / elapsed.max(1e-9)
-    ));
-    let render = |format: Format| match format {
+    if verbose {
+        let verdict = format!(
+            "{:>16}  {}  {}",
+            record.status.name(),
+            record.id,
+            record.reason
+        );
+        say.line(verdict.trim_end())?;
+    }
+    if let Some((done, all, failing)) = progress {
+        out!("{done}/{all} cases, {failing} failing")?;
+        std::io::stdout().flush()?;
+    }
+    Ok(())
+}
+
+/// The run's report in a format.
+fn render(report: &Report, format: Format) -> String {
+    match format {
         Format::Junit => report.junit(),
         Format::Markdown => report.markdown(),
         _ => report.json(),
+    }
+}
+
+/// `--write-failures`: the cases that failed (crashed or timed out, listed
+/// as expected or not) with the reasons of the lists it keeps, and the
+/// suite's version in the header.
+fn write_failures(
+    path: &Path,
+    lists: &[&Path],
+    report: &Report,
+    suite: &Suite,
+    say: Say,
+) -> Result<(), Stop> {
+    let previous = FailureFile::read_all(lists).map_err(|e| {
+        fail(format!(
+            "{e}\nthe list was not written: fix it, then run again"
+        ))
+    })?;
+    let header = [
+        format!(
+            "# Known failures of {}, profile {}: one case id a line, then why.",
+            report.implementation, report.profile
+        ),
+        "# Written by hcl-conformance --write-failures; edit the reasons, they are kept.".into(),
+    ];
+    let failed = report
+        .cases
+        .iter()
+        .filter(|r| r.status.is_failure() || r.status == Status::ExpectedFailure);
+    let ran: BTreeSet<&str> = report.cases.iter().map(|r| r.id.as_str()).collect();
+    let failed = failed.map(|r| (r.id.as_str(), r.reason.as_str()));
+    let text = failure_list(failed, &ran, &previous, suite, &header);
+    let text = match suite_version(suite) {
+        Some(version) => stamp_list(&text, &version),
+        None => text,
     };
-    if !text {
-        print!("{}", render(args.format));
-    }
-    if let Some(path) = &args.write_failures {
-        let previous = match FailureFile::read_all(&lists) {
-            Ok(previous) => previous,
-            Err(e) => {
-                return fail(format!(
-                    "{e}\nthe list was not written: fix it, then run again"
-                ))
-            }
-        };
-        let header = [
-            format!(
-                "# Known failures of {}, profile {}: one case id a line, then why.",
-                report.implementation, report.profile
-            ),
-            "# Written by hcl-conformance --write-failures; edit the reasons, they are kept."
-                .into(),
-        ];
-        // Failed, crashed or timed out, listed as expected or not.
-        let failed = report
-            .cases
-            .iter()
-            .filter(|r| r.status.is_failure() || r.status == Status::ExpectedFailure);
-        let ran: BTreeSet<&str> = report.cases.iter().map(|r| r.id.as_str()).collect();
-        let failed = failed.map(|r| (r.id.as_str(), r.reason.as_str()));
-        let text = failure_list(failed, &ran, &previous, suite, &header);
-        let text = match suite_version(suite) {
-            Some(version) => stamp_list(&text, &version),
-            None => text,
-        };
-        if let Err(e) = write_list(path, &text) {
-            return fail(e);
-        }
-        let listed = text.lines().filter(|l| !l.starts_with('#')).count();
-        say(&format!(
-            "  known-failure list ({listed} cases): {}",
-            path.display()
-        ));
-    }
-    for (format, path) in &args.report {
-        if let Err(e) = std::fs::write(path, render(*format)) {
-            return fail(format!("cannot write the report {}: {e}", path.display()));
-        }
-        say(&format!("  report: {}", path.display()));
-    }
-    match report.cases.iter().any(|r| r.status.fails_run()) {
-        true => ExitCode::FAILURE,
-        false => ExitCode::SUCCESS,
-    }
+    write_list(path, &text).map_err(fail)?;
+    let listed = text.lines().filter(|l| !l.starts_with('#')).count();
+    say.line(&format!(
+        "  known-failure list ({listed} cases): {}",
+        path.display()
+    ))?;
+    Ok(())
 }

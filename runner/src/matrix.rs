@@ -23,14 +23,15 @@ use crate::verdict::{CaseRecord, Status};
 use hcl_conformance_format::areas;
 use hcl_conformance_format::kinds::{Keyword, Text};
 use hcl_conformance_format::profiles::known_profile;
-use hcl_conformance_format::suite::{Suite, SPEC_PROFILE};
-use hcl_conformance_format::terminal::escape_controls;
+use hcl_conformance_format::profiles::SPEC_PROFILE;
+use hcl_conformance_format::suite::Suite;
 use hcl_conformance_format::wire::Capabilities;
 use indexmap::IndexMap;
 use serde::Deserialize;
 use serde_json::json;
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
@@ -250,7 +251,12 @@ fn column(
     let cases: Vec<_> = suite.cases().collect();
     let records = run_cases(&cases, &settings, jobs, &|_| {});
     let seconds = started.elapsed().as_secs_f64();
-    eprintln!("matrix: {name}: {} cases in {seconds:.1}s", records.len());
+    // A note on the way: a standard error that cannot take it loses it.
+    let _ = writeln!(
+        std::io::stderr(),
+        "matrix: {name}: {} cases in {seconds:.1}s",
+        records.len()
+    );
     Column {
         name: name.into(),
         description,
@@ -263,44 +269,34 @@ fn column(
     }
 }
 
+/// An implementation of the configuration, started, with its
+/// known-failure list read.
+struct Started<'e> {
+    entry: &'e Entry,
+    pool: Arc<Pool>,
+    list: KnownFailures,
+}
+
+/// A matrix run: its columns (the reference interpreter's first) and its
+/// table, `matrix.md`.
+pub struct Matrix {
+    pub columns: Vec<Column>,
+    pub markdown: String,
+}
+
 /// Runs the reference interpreter and every configured implementation
-/// (all started, and their lists read, before any case runs), writes
-/// `matrix.md`, `matrix-details.json` and `known-failures/` to `out`, and
-/// prints the table and how the results differ from the lists; whether
-/// they all match.
+/// (all started, and their lists read, before any case runs) and writes
+/// `matrix.md`, `matrix-details.json` and `known-failures/` to `out`.
 pub fn run_matrix(
     suite: &Suite,
     entries: &[Entry],
     out: &Path,
     jobs: usize,
-) -> Result<bool, String> {
-    let mut started = Vec::new();
-    for entry in entries {
-        let list = match &entry.known_failures {
-            None => KnownFailures::default(),
-            Some(path) => KnownFailures::load(path, suite).map_err(|e| {
-                format!(
-                    "{}: the known-failure list of [{}] has problems:\n{e}",
-                    entry.place, entry.name
-                )
-            })?,
-        };
-        let command = ImplementationCommand::new(
-            entry.command[0].clone(),
-            entry.command[1..].to_vec(),
-            entry.timeout,
-        );
-        let pool = Pool::start(command).map_err(|e| {
-            format!(
-                "{}: the implementation [{}] (`{}`) did not start: {e}\n\
-                 Build it (scripts/matrix builds every adapter), or fix its command.",
-                entry.place,
-                entry.name,
-                entry.command.join(" ")
-            )
-        })?;
-        started.push((entry, Arc::new(pool), list));
-    }
+) -> Result<Matrix, String> {
+    let started = entries
+        .iter()
+        .map(|entry| start(entry, suite))
+        .collect::<Result<Vec<_>, _>>()?;
     let reference = Arc::new(|input: &_| crate::reference::run(input));
     let mut columns = vec![column(
         suite,
@@ -310,40 +306,90 @@ pub fn run_matrix(
         SPEC_PROFILE,
         jobs,
     )];
-    for (entry, pool, list) in started {
-        let hello = pool.hello().clone();
-        // The version string names the implementation (`hashicorp/hcl
-        // 2.14.1, go-cty 1.12.1`); the adapter's name is the column's.
-        let description = if hello.version.trim().is_empty() {
-            &hello.name
-        } else {
-            hello.version.trim()
-        };
-        let implementation = Arc::new(move |input: &_| pool.run(input));
-        let settings = Some((description, hello.capabilities.clone()));
-        let column = column(
-            suite,
-            &entry.name,
-            implementation,
-            settings,
-            &entry.profile,
-            jobs,
-        );
-        let (command, list_path) = (entry.command.clone(), entry.known_failures.clone());
-        columns.push(Column {
-            command,
-            list_path,
-            list,
-            ..column
-        });
-    }
+    columns.extend(
+        started
+            .into_iter()
+            .map(|s| configured_column(suite, s, jobs)),
+    );
     let markdown = render_markdown(suite, &columns);
+    write_matrix(suite, &columns, &markdown, out)?;
+    Ok(Matrix { columns, markdown })
+}
+
+/// Reads an entry's known-failure list and starts its implementation.
+fn start<'e>(entry: &'e Entry, suite: &Suite) -> Result<Started<'e>, String> {
+    let list = match &entry.known_failures {
+        None => KnownFailures::default(),
+        Some(path) => KnownFailures::load(path, suite).map_err(|e| {
+            format!(
+                "{}: the known-failure list of [{}] has problems:\n{e}",
+                entry.place, entry.name
+            )
+        })?,
+    };
+    let command = ImplementationCommand::new(
+        entry.command[0].clone(),
+        entry.command[1..].to_vec(),
+        entry.timeout,
+    );
+    let pool = Pool::start(command).map_err(|e| {
+        format!(
+            "{}: the implementation [{}] (`{}`) did not start: {e}\n\
+             Build it (scripts/matrix builds every adapter), or fix its command.",
+            entry.place,
+            entry.name,
+            entry.command.join(" ")
+        )
+    })?;
+    Ok(Started {
+        entry,
+        pool: Arc::new(pool),
+        list,
+    })
+}
+
+/// The column of a configured implementation: its run, with its command
+/// and its known-failure list.
+fn configured_column(suite: &Suite, started: Started, jobs: usize) -> Column {
+    let Started { entry, pool, list } = started;
+    let hello = pool.hello().clone();
+    // The version string names the implementation (`hashicorp/hcl
+    // 2.14.1, go-cty 1.12.1`); the adapter's name is the column's.
+    let description = if hello.version.trim().is_empty() {
+        &hello.name
+    } else {
+        hello.version.trim()
+    };
+    let implementation = Arc::new(move |input: &_| pool.run(input));
+    let settings = Some((description, hello.capabilities.clone()));
+    let column = column(
+        suite,
+        &entry.name,
+        implementation,
+        settings,
+        &entry.profile,
+        jobs,
+    );
+    let (command, list_path) = (entry.command.clone(), entry.known_failures.clone());
+    Column {
+        command,
+        list_path,
+        list,
+        ..column
+    }
+}
+
+/// Writes `matrix.md`, `matrix-details.json` and each configured column's
+/// regenerated list under `known-failures/` to `out`.
+fn write_matrix(
+    suite: &Suite,
+    columns: &[Column],
+    markdown: &str,
+    out: &Path,
+) -> Result<(), String> {
     let mut files = vec![
-        ("matrix.md".to_string(), markdown.clone()),
-        (
-            "matrix-details.json".into(),
-            render_details(suite, &columns),
-        ),
+        ("matrix.md".to_string(), markdown.to_string()),
+        ("matrix-details.json".into(), render_details(suite, columns)),
     ];
     for c in &columns[1..] {
         files.push((
@@ -359,45 +405,51 @@ pub fn run_matrix(
             .and_then(|()| std::fs::write(&path, text));
         written.map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
-    // The table quotes each implementation's answer to `hello`: escaped.
-    println!(
-        "{}\n  written: {}/matrix.md, matrix-details.json, known-failures/",
-        escape_controls(&markdown),
-        out.display()
-    );
-    let mut matches = true;
-    for column in &columns {
-        let accounting = column.accounting();
-        if accounting.unexpected_failures.is_empty() && accounting.unexpected_passes.is_empty() {
-            continue;
-        }
-        matches = false;
-        let list = column
-            .list_path
-            .as_ref()
-            .map_or("no known-failure list".into(), |p| p.display().to_string());
-        eprintln!("\n{}: the results differ from {list}:", column.name);
-        for (what, ids) in [
-            ("failed, not listed", &accounting.unexpected_failures),
-            ("listed, did not fail", &accounting.unexpected_passes),
-        ] {
-            ids.iter()
-                .take(20)
-                .for_each(|id| eprintln!("  {what}: {id}"));
-            if ids.len() > 20 {
-                eprintln!(
-                    "  ... and {} more {what} (see matrix-details.json)",
-                    ids.len() - 20
-                );
+    Ok(())
+}
+
+impl Matrix {
+    /// How the results differ from the known-failure lists, column by
+    /// column (at most 20 ids of each kind), each with the list its results
+    /// call for under `out`; empty where they all match.
+    pub fn differences(&self, out: &Path) -> String {
+        let mut text = String::new();
+        for column in &self.columns {
+            let accounting = column.accounting();
+            if accounting.unexpected_failures.is_empty() && accounting.unexpected_passes.is_empty()
+            {
+                continue;
             }
+            let list = column
+                .list_path
+                .as_ref()
+                .map_or("no known-failure list".into(), |p| p.display().to_string());
+            text.push_str(&format!(
+                "\n{}: the results differ from {list}:\n",
+                column.name
+            ));
+            for (what, ids) in [
+                ("failed, not listed", &accounting.unexpected_failures),
+                ("listed, did not fail", &accounting.unexpected_passes),
+            ] {
+                ids.iter()
+                    .take(20)
+                    .for_each(|id| text.push_str(&format!("  {what}: {id}\n")));
+                if ids.len() > 20 {
+                    text.push_str(&format!(
+                        "  ... and {} more {what} (see matrix-details.json)\n",
+                        ids.len() - 20
+                    ));
+                }
+            }
+            text.push_str(&format!(
+                "  {}/known-failures/{}.txt is the list these results call for; review it and copy it over.\n",
+                out.display(),
+                column.name
+            ));
         }
-        eprintln!(
-            "  {}/known-failures/{}.txt is the list these results call for; review it and copy it over.",
-            out.display(),
-            column.name
-        );
+        text
     }
-    Ok(matches)
 }
 
 /// `matrix.md`: the table, the known-failure accounting, and why cases are

@@ -6,9 +6,8 @@
 //! forwards to hcl-ref and weakens its answers.
 
 use hcl_conformance_format::kinds::{self, Block, Body, Input, Named, Text};
-use hcl_conformance_format::suite::{
-    Case, CaseInput, Expectation, Expected, ExpectedValue, TypedValue,
-};
+use hcl_conformance_format::suite::{Case, CaseInput, Expectation, Expected, TypedValue};
+use hcl_conformance_format::values::ExpectedValue;
 use hcl_conformance_runner::known_failures::KnownFailures;
 use hcl_conformance_runner::run::{run_case, RunSettings};
 use hcl_conformance_runner::subprocess::{ImplementationCommand, Pool};
@@ -361,39 +360,38 @@ fn config_case(label: &str) -> Case {
 
 #[test]
 fn unevaluated_attributes_are_checked_for_presence_and_the_rest_as_usual() {
-    let v = verdict(
-        "unevaluated-values",
-        "config",
-        "unevaluated",
-        &config_case("l"),
-    );
-    assert_status(&v, Status::Passed, "");
-    // The structure is still compared.
-    let v = verdict(
-        "unevaluated-values",
-        "config",
-        "unevaluated",
-        &config_case("m"),
-    );
-    assert_status(&v, Status::Failed, "expected the labels [\"m\"]");
-    let v = verdict(
-        "unevaluated-values",
-        "config",
-        "unevaluated-drop",
-        &config_case("l"),
-    );
-    assert_status(
-        &v,
-        Status::Failed,
-        "expected the attribute \"a\", which is missing",
-    );
-    // Without the feature, an unevaluated attribute is a failure.
-    let v = verdict("", "config", "unevaluated", &config_case("l"));
-    assert_status(
-        &v,
-        Status::Failed,
-        "does not declare the feature unevaluated-values",
-    );
+    // (features declared, how the fake answers, the case's block label,
+    // the verdict.)
+    let cases = [
+        ("unevaluated-values", "unevaluated", "l", Status::Passed, ""),
+        // The structure is still compared.
+        (
+            "unevaluated-values",
+            "unevaluated",
+            "m",
+            Status::Failed,
+            "expected the labels [\"m\"]",
+        ),
+        (
+            "unevaluated-values",
+            "unevaluated-drop",
+            "l",
+            Status::Failed,
+            "expected the attribute \"a\", which is missing",
+        ),
+        // Without the feature, an unevaluated attribute is a failure.
+        (
+            "",
+            "unevaluated",
+            "l",
+            Status::Failed,
+            "does not declare the feature unevaluated-values",
+        ),
+    ];
+    for (features, mode, label, status, says) in cases {
+        let v = verdict(features, "config", mode, &config_case(label));
+        assert_status(&v, status, says);
+    }
 }
 
 /// The verdicts of a whole run of the fake, by case id, over the cases

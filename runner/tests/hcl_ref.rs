@@ -3,7 +3,9 @@
 //! them, and it says why it rejects what it rejects (runner/PROTOCOL.md §
 //! Limits, § Errors).
 
-use serde::Deserialize;
+mod deep_json;
+
+use deep_json::{nesting, parse_deep};
 use serde_json::{json, Value as Json};
 use std::io::Write;
 use std::process::{Command, Stdio};
@@ -55,20 +57,9 @@ fn id_and_depth(answer: String) -> (Json, usize) {
     std::thread::Builder::new()
         .stack_size(8 << 30)
         .spawn(move || {
-            let mut deserializer = serde_json::Deserializer::from_str(&answer);
-            deserializer.disable_recursion_limit();
-            let parsed = Json::deserialize(&mut deserializer).expect("the answer is JSON");
+            let parsed = parse_deep(&answer).expect("the answer is JSON");
             let id = parsed["id"].clone();
-            let mut deepest = 0;
-            let mut stack = vec![(&parsed, 0)];
-            while let Some((v, depth)) = stack.pop() {
-                deepest = deepest.max(depth);
-                match v {
-                    Json::Array(items) => stack.extend(items.iter().map(|i| (i, depth + 1))),
-                    Json::Object(members) => stack.extend(members.values().map(|m| (m, depth + 1))),
-                    _ => {}
-                }
-            }
+            let deepest = nesting(&parsed);
             // Dropped here, on the large stack.
             (id, deepest)
         })

@@ -1,7 +1,7 @@
 //! Hostile inputs to the files the runner reads and writes (issue 26):
 //! known-failure lists and configurations that are not UTF-8 or end their
 //! lines with a carriage return alone, exports over links or failing half
-//! way, and suite folders holding a named pipe. Each is a named error, and
+//! way, and suite folders missing or holding a named pipe. Each is a named error, and
 //! nothing that was on the disk before is lost.
 
 mod fakes;
@@ -351,4 +351,19 @@ fn a_suite_file_that_is_no_regular_file_or_not_utf8_text_is_named_and_never_open
         ]
     );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_missing_suite_folder_is_named_with_what_to_do() {
+    let missing = scratch("missing-suite").join("no-such-folder");
+    let (code, text) = run_cli(&["list", "--suite", &missing.display().to_string()]);
+    assert_eq!(code, Some(2), "{text}");
+    assert_eq!(
+        text.trim(),
+        format!(
+            "hcl-conformance: {}: there is no folder here; give the suite folder's path with \
+             --suite DIR, or leave --suite out to run the suite built into the runner",
+            missing.display()
+        )
+    );
 }

@@ -585,7 +585,10 @@ fn a_hostile_suite_makes_a_site_with_no_live_html() {
     for note in &context.notes {
         assert!(out.join(note.page()).is_file(), "{}", note.path);
     }
-    assert_eq!(docs::broken_links(&out).unwrap(), Vec::<String>::new());
+    assert_eq!(
+        docs::links::broken_links(&out).unwrap(),
+        Vec::<String>::new()
+    );
 }
 
 #[test]

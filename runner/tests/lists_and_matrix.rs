@@ -284,13 +284,9 @@ fn the_matrix_counts_every_case_and_fails_when_a_list_does_not_match() {
     )
     .unwrap();
     let out = dir.join("out");
-    let (code, stdout, stderr) = run_cli(&[
-        "matrix",
-        "--config",
-        &config.display().to_string(),
-        "--out",
-        &out.display().to_string(),
-    ]);
+    let (config, shown_out) = (config.display().to_string(), out.display().to_string());
+    let run_matrix = || run_cli(&["matrix", "--config", &config, "--out", &shown_out]);
+    let (code, stdout, stderr) = run_matrix();
     assert_eq!(code, Some(1), "{stdout}{stderr}");
     assert!(
         stderr.contains(&format!("listed, did not fail: {listed}")),
@@ -340,13 +336,7 @@ fn the_matrix_counts_every_case_and_fails_when_a_list_does_not_match() {
     );
     // With the list right, the matrix passes.
     std::fs::write(dir.join("ref.txt"), "# nothing fails\n").unwrap();
-    let (code, stdout, stderr) = run_cli(&[
-        "matrix",
-        "--config",
-        &config.display().to_string(),
-        "--out",
-        &out.display().to_string(),
-    ]);
+    let (code, stdout, stderr) = run_matrix();
     assert_eq!(code, Some(0), "{stdout}{stderr}");
 }
 

@@ -546,8 +546,15 @@ fn a_terminated_runner_stops_its_implementations() {
 #[test]
 fn a_closed_standard_output_ends_the_runner_quietly() {
     let pids = Pids::new("closed-stdout");
+    // Each way the runner writes: a list, a table, a case, and a run's text
+    // (with an implementation to stop).
     for args in [
         vec!["list".to_string()],
+        vec!["coverage".to_string()],
+        vec![
+            "show".to_string(),
+            "unification/tuples::identical-tuple-types-unify-to-themselves".to_string(),
+        ],
         vec![
             "--impl".to_string(),
             pids.fake("unsupported"),

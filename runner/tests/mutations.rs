@@ -2,7 +2,8 @@
 //! caught by the comparison against the reference interpreter's outcome.
 
 use hcl_conformance_format::kinds::{Pair, StaticShape};
-use hcl_conformance_format::suite::{load_suite, Expectation, Expected, ExpectedValue};
+use hcl_conformance_format::suite::{load_suite, Expectation, Expected};
+use hcl_conformance_format::values::ExpectedValue;
 use hcl_conformance_runner::compare::check;
 use hcl_conformance_runner::reference;
 use hcl_interpreter::number::Number;

@@ -13,11 +13,14 @@
 //!   writes the request that caused it to `protocol-fuzz-failure.json` in
 //!   the test's temporary folder.
 
+mod deep_json;
+
+use deep_json::{nesting, parse_deep};
 use hcl_conformance_format::envelope;
 use hcl_conformance_format::kinds::{Keyword, Kind, MAX_DEPTH};
 use hcl_conformance_format::suite::load_suite;
 use hcl_conformance_format::wire::{self, RequestLine};
-use serde::Deserialize;
+use hcl_random_inputs::{mutate_text, Mutations, Rng};
 use serde_json::{json, Value as Json};
 use std::io::{BufRead, BufReader, Write};
 use std::os::unix::process::CommandExt;
@@ -37,30 +40,6 @@ const ADDRESS_SPACE: libc::rlim_t = 4 << 30;
 /// The evaluation budget `hcl-ref` runs with here: smaller than the
 /// default, so that the requests that exceed it end quickly.
 const BUDGET: &str = "33554432";
-
-/// xorshift64*: small, deterministic, good enough to fuzz with.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-
-    fn chance(&mut self, one_in: usize) -> bool {
-        self.below(one_in) == 0
-    }
-
-    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
-        &items[self.below(items.len())]
-    }
-}
 
 /// One `hcl-ref` process, its answers read on a thread of their own.
 struct HclRef {
@@ -147,47 +126,12 @@ impl Drop for HclRef {
     }
 }
 
-/// Parses JSON of any depth, without a recursion limit (the callers run on
-/// a large stack).
-fn parse_deep(text: &str) -> Option<Json> {
-    let mut deserializer = serde_json::Deserializer::from_str(text);
-    deserializer.disable_recursion_limit();
-    let parsed = Json::deserialize(&mut deserializer).ok()?;
-    deserializer.end().ok()?;
-    Some(parsed)
+/// The members of which an answer has exactly one: those of the answers to
+/// cases (`wire::ANSWER_MEMBERS`), and `capabilities`, the answer to
+/// `hello`.
+fn answer_members() -> impl Iterator<Item = &'static str> {
+    wire::ANSWER_MEMBERS.iter().copied().chain(["capabilities"])
 }
-
-/// How deep a JSON value nests (counted without recursion).
-fn nesting(v: &Json) -> usize {
-    let mut deepest = 0;
-    let mut stack = vec![(v, 0)];
-    while let Some((v, depth)) = stack.pop() {
-        deepest = deepest.max(depth);
-        match v {
-            Json::Array(items) => stack.extend(items.iter().map(|i| (i, depth + 1))),
-            Json::Object(members) => stack.extend(members.values().map(|m| (m, depth + 1))),
-            _ => {}
-        }
-    }
-    deepest
-}
-
-/// The answer members of which an answer has exactly one.
-const ANSWER_MEMBERS: &[&str] = &[
-    "value",
-    "type",
-    "body",
-    "result",
-    "list",
-    "map",
-    "call",
-    "traversal",
-    "parsed",
-    "error",
-    "unsupported",
-    "malformed",
-    "capabilities",
-];
 
 /// Checks one answer to one request line.
 fn check(request: &[u8], answer: &[u8]) -> Result<(), String> {
@@ -237,9 +181,7 @@ fn check(request: &[u8], answer: &[u8]) -> Result<(), String> {
         }
         _ => {}
     }
-    let found: Vec<&str> = ANSWER_MEMBERS
-        .iter()
-        .copied()
+    let found: Vec<&str> = answer_members()
         .filter(|m| members.contains_key(*m))
         .collect();
     if found.len() != 1 {
@@ -338,37 +280,15 @@ const TOKENS: &[&str] = &[
     "dynamic", "content", "for_each", "convert(", "list(", "object({",
 ];
 
-fn mutate_text(text: &str, rng: &mut Rng) -> String {
-    let mut chars: Vec<char> = text.chars().collect();
-    for _ in 0..1 + rng.below(4) {
-        let at = rng.below(chars.len() + 1);
-        match rng.below(6) {
-            0 if !chars.is_empty() => {
-                let end = (at + 1 + rng.below(8)).min(chars.len());
-                chars.drain(at.min(end)..end);
-            }
-            1 => {
-                let token = rng.pick(TOKENS);
-                chars.splice(at..at, token.chars());
-            }
-            2 => {
-                let hostile = rng.pick(HOSTILE);
-                chars.splice(at..at, hostile.chars());
-            }
-            3 if !chars.is_empty() => {
-                let from = rng.below(chars.len());
-                let end = (from + 1 + rng.below(16)).min(chars.len());
-                let copy: Vec<char> = chars[from..end].to_vec();
-                chars.splice(at..at, copy);
-            }
-            4 => chars.truncate(at),
-            _ => chars.insert(
-                at,
-                char::from_u32(rng.below(0x11_0000) as u32).unwrap_or('?'),
-            ),
-        }
-    }
-    chars.into_iter().collect()
+/// A text of a request (a source, a name) mutated, hostile strings and
+/// any character included.
+fn mutate_source(text: &str, rng: &mut Rng) -> String {
+    let how = Mutations {
+        pieces: TOKENS,
+        hostile: HOSTILE,
+        chars_below: 0x11_0000,
+    };
+    mutate_text(text, rng, &how)
 }
 
 /// A random JSON value of a random kind.
@@ -378,7 +298,7 @@ fn random_json(rng: &mut Rng) -> Json {
         1 => json!(rng.chance(2)),
         2 => json!(rng.below(1000)),
         3 => json!(-1.5e300),
-        4 => json!(mutate_text("x", rng)),
+        4 => json!(mutate_source("x", rng)),
         5 => json!([]),
         6 => json!({}),
         7 => json!(["object", {}, "junk"]),
@@ -412,7 +332,7 @@ fn mutate_json(request: &mut Json, rng: &mut Rng) {
     }
     let place = request.pointer_mut(&pointer).expect("the chosen place");
     match place {
-        Json::String(text) if rng.below(3) != 0 => *text = mutate_text(text, rng),
+        Json::String(text) if rng.below(3) != 0 => *text = mutate_source(text, rng),
         Json::Object(members) if rng.chance(2) => {
             if rng.chance(2) && !members.is_empty() {
                 let key = members.keys().nth(rng.below(members.len())).cloned();

@@ -3,10 +3,11 @@
 //! Also checks that the coverage of the finished areas is complete.
 
 use hcl_conformance_format::kinds::Keyword;
+use hcl_conformance_format::profiles::SPEC_PROFILE;
 use hcl_conformance_format::requirements::{
     check_finished, coverage, finished_areas, ids_settled_by_notes,
 };
-use hcl_conformance_format::suite::{load_suite, SPEC_PROFILE};
+use hcl_conformance_format::suite::load_suite;
 use hcl_conformance_format::wire::Outcome;
 use hcl_conformance_runner::known_failures::KnownFailures;
 use hcl_conformance_runner::reference;

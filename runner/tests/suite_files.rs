@@ -2,8 +2,9 @@
 //! `cargo test -- conversion` filters by path. Every case of a file runs, and
 //! every failing case is reported with its own diff.
 
+use hcl_conformance_format::profiles::SPEC_PROFILE;
 use hcl_conformance_format::requirements::Requirements;
-use hcl_conformance_format::suite::{load_file, SPEC_PROFILE};
+use hcl_conformance_format::suite::load_file;
 use hcl_conformance_runner::reference;
 use hcl_conformance_runner::verdict::{judge, Status};
 use std::path::Path;

@@ -60,7 +60,7 @@
 //!   tree is kept until [`eval_config`] has evaluated the whole file, so
 //!   the tree and the result are both held at the end (the `native`
 //!   benchmark's peak memory is about 6 to 9 times its input when parsing,
-//!   13 to 16 times when evaluating too; see `ARCHITECTURE.md`).
+//!   13 to 16 times when evaluating too; see `interpreter/PERFORMANCE.md`).
 //! - **Time**: lexing, parsing and the evaluation of templates and
 //!   expressions are linear in the size of the input (apart from the
 //!   work the program itself asks for, such as nested `for` expressions).

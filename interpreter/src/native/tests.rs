@@ -6,6 +6,7 @@ use super::*;
 use crate::budget::{tree_bytes, Budget};
 use crate::number::Number;
 use crate::types::Type;
+use hcl_random_inputs::{mutate_text, Mutations, Rng};
 
 /// Runs `f` on a thread with a large stack: the deep values these tests
 /// build and drop recurse through `Value`'s own code.
@@ -311,22 +312,6 @@ fn a_redefined_attribute_is_found_in_bodies_of_any_size() {
     }
 }
 
-/// xorshift64*: small, deterministic, good enough to generate text.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
-
 /// Pieces of the native syntax the generator strings together.
 const PIECES: &[&str] = &[
     "${", "${~", "}", "~}", "%{", "%{~", "if ", "else", "endif", "for ", " in ", "endfor", "{",
@@ -356,29 +341,12 @@ fn random_source(rng: &mut Rng) -> String {
 }
 
 fn mutate(source: &str, rng: &mut Rng) -> String {
-    let mut chars: Vec<char> = source.chars().collect();
-    for _ in 0..1 + rng.below(4) {
-        let at = rng.below(chars.len() + 1);
-        match rng.below(5) {
-            0 if !chars.is_empty() => {
-                let end = (at + 1 + rng.below(8)).min(chars.len());
-                chars.drain(at.min(end)..end);
-            }
-            1 => {
-                let piece = PIECES[rng.below(PIECES.len())];
-                chars.splice(at..at, piece.chars());
-            }
-            2 if !chars.is_empty() => {
-                let from = rng.below(chars.len());
-                let end = (from + 1 + rng.below(16)).min(chars.len());
-                let copy: Vec<char> = chars[from..end].to_vec();
-                chars.splice(at..at, copy);
-            }
-            3 => chars.truncate(at),
-            _ => chars.insert(at, char::from_u32(rng.below(0x3000) as u32).unwrap_or('?')),
-        }
-    }
-    chars.into_iter().collect()
+    let how = Mutations {
+        pieces: PIECES,
+        hostile: &[],
+        chars_below: 0x3000,
+    };
+    mutate_text(source, rng, &how)
 }
 
 #[test]

@@ -6,7 +6,8 @@
 //! missing capability named; it is counted, never dropped.
 
 use crate::kinds::{Input, Keyword, Syntax};
-use crate::suite::{Case, CaseInput, ExpectedValue};
+use crate::suite::{Case, CaseInput};
+use crate::values::ExpectedValue;
 use crate::wire::{Capabilities, PARSED_KINDS};
 use bigdecimal::BigDecimal;
 use hcl_interpreter::native::lexer::{Lexer, StartMode, TokenKind};

@@ -12,7 +12,8 @@
 use hcl_conformance_format::kinds::{Body, Kind, Named, StaticShape, Syntax};
 use hcl_conformance_format::needs::{case_features, case_syntax};
 use hcl_conformance_format::profiles::PROFILES;
-use hcl_conformance_format::suite::{Case, Expectation, ExpectedValue, Suite, SuiteFile};
+use hcl_conformance_format::suite::{Case, Expectation, Suite, SuiteFile};
+use hcl_conformance_format::values::ExpectedValue;
 use hcl_conformance_format::wire::{
     type_to_json, Hello, Request, RequestLine, Ty, PROTOCOL_VERSION,
 };

@@ -121,14 +121,24 @@ class Cursor {
       } else if (c === '"') {
         this.i++;
         return;
-      } else if (this.at("$${") || this.at("%%{")) {
-        this.i += 3;
-      } else if (this.at("${") || this.at("%{")) {
-        this.i += 2;
-        this.templateSequence();
       } else {
-        this.i++;
+        this.templatePart();
       }
+    }
+  }
+
+  /**
+   * One part of a template's text, past it: an escaped `$${` or `%%{`, a
+   * template sequence, or one character.
+   */
+  templatePart() {
+    if (this.at("$${") || this.at("%%{")) {
+      this.i += 3;
+    } else if (this.at("${") || this.at("%{")) {
+      this.i += 2;
+      this.templateSequence();
+    } else {
+      this.i++;
     }
   }
 
@@ -178,13 +188,8 @@ class Cursor {
       if (c === "\n") {
         this.i++;
         lineStart = true;
-      } else if (this.at("$${") || this.at("%%{")) {
-        this.i += 3;
-      } else if (this.at("${") || this.at("%{")) {
-        this.i += 2;
-        this.templateSequence();
       } else {
-        this.i++;
+        this.templatePart();
       }
     }
   }

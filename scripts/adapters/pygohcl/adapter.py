@@ -64,10 +64,13 @@ import json
 import os
 import re
 import sys
-import traceback
 from importlib.metadata import version
 
 from pygohcl import ffi, lib
+
+# The protocol's loop, shared by the Python adapters (scripts/adapters/).
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from adapter_protocol import serve  # noqa: E402
 
 NAME = "pygohcl"
 
@@ -270,13 +273,19 @@ class Scanner:
             elif ch == '"':
                 self.i += 1
                 return
-            elif self.starts("$${") or self.starts("%%{"):
-                self.i += 3
-            elif self.starts("${") or self.starts("%{"):
-                self.i += 2
-                self.interpolation()
             else:
-                self.i += 1
+                self.template_part()
+
+    def template_part(self):
+        """Moves past one part of a template's text: an escaped `$${` or
+        `%%{`, an interpolation or directive, or one character."""
+        if self.starts("$${") or self.starts("%%{"):
+            self.i += 3
+        elif self.starts("${") or self.starts("%{"):
+            self.i += 2
+            self.interpolation()
+        else:
+            self.i += 1
 
     def interpolation(self):
         """Moves past the rest of an interpolation or directive."""
@@ -311,13 +320,7 @@ class Scanner:
                 self.i = self.s.index(marker, self.i) + len(marker)
                 return
             while self.i < len(self.s) and self.s[self.i] != "\n":
-                if self.starts("$${") or self.starts("%%{"):
-                    self.i += 3
-                elif self.starts("${") or self.starts("%{"):
-                    self.i += 2
-                    self.interpolation()
-                else:
-                    self.i += 1
+                self.template_part()
             self.i += 1
 
 
@@ -719,40 +722,5 @@ def config(request):
     return {"id": rid, "body": body_answer(items, None if err is not None else m, why_not)}
 
 
-def answer(request):
-    kind = request.get("kind")
-    if kind == "hello":
-        return hello(request)
-    if kind == "config":
-        return config(request)
-    return {"id": request["id"], "unsupported": f"pygohcl does not answer {kind!r} requests"}
-
-
-def main():
-    sys.setrecursionlimit(20000)
-    sys.stdin.reconfigure(encoding="utf-8")
-    # Answers go to a private copy of the standard output; anything else
-    # written there (by a library, Python or native code) goes to stderr.
-    answers = os.fdopen(os.dup(1), "w", encoding="utf-8")
-    os.dup2(2, 1)
-    sys.stdout = sys.stderr
-    for line in sys.stdin:
-        if not line.strip():
-            continue
-        request = json.loads(line)
-        try:
-            result = answer(request)
-        except Exception:
-            print(f"{NAME} adapter: request {request.get('id')!r} failed:", file=sys.stderr)
-            traceback.print_exc(file=sys.stderr)
-            sys.stderr.flush()
-            sys.exit(1)
-        try:
-            answers.write(json.dumps(result, allow_nan=False) + "\n")
-            answers.flush()
-        except BrokenPipeError:
-            return  # the runner stopped reading
-
-
 if __name__ == "__main__":
-    main()
+    serve(NAME, {"hello": hello, "config": config})

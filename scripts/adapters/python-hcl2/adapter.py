@@ -54,7 +54,6 @@ import json
 import math
 import os
 import sys
-import traceback
 from importlib.metadata import version
 
 import hcl2
@@ -71,6 +70,10 @@ from hcl2.rules.strings import HeredocTemplateRule, StringRule
 from hcl2.rules.whitespace import NewLineOrCommentRule
 from hcl2.utils import SerializationOptions, process_escape_sequences
 from lark.exceptions import UnexpectedInput, VisitError
+
+# The protocol's loop, shared by the Python adapters (scripts/adapters/).
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from adapter_protocol import serve  # noqa: E402
 
 NAME = "python-hcl2"
 
@@ -277,40 +280,5 @@ def number(v):
     return {"type": "number", "value": v}
 
 
-def answer(request):
-    kind = request.get("kind")
-    if kind == "hello":
-        return hello(request)
-    if kind == "config":
-        return config(request)
-    return {"id": request["id"], "unsupported": f"python-hcl2 does not answer {kind!r} requests"}
-
-
-def main():
-    sys.setrecursionlimit(20000)
-    sys.stdin.reconfigure(encoding="utf-8")
-    # Answers go to a private copy of the standard output; anything else
-    # written there (by a library, Python or native code) goes to stderr.
-    answers = os.fdopen(os.dup(1), "w", encoding="utf-8")
-    os.dup2(2, 1)
-    sys.stdout = sys.stderr
-    for line in sys.stdin:
-        if not line.strip():
-            continue
-        request = json.loads(line)
-        try:
-            result = answer(request)
-        except Exception:
-            print(f"{NAME} adapter: request {request.get('id')!r} failed:", file=sys.stderr)
-            traceback.print_exc(file=sys.stderr)
-            sys.stderr.flush()
-            sys.exit(1)
-        try:
-            answers.write(json.dumps(result, allow_nan=False) + "\n")
-            answers.flush()
-        except BrokenPipeError:
-            return  # the runner stopped reading
-
-
 if __name__ == "__main__":
-    main()
+    serve(NAME, {"hello": hello, "config": config})

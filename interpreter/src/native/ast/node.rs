@@ -489,7 +489,7 @@ expression_kinds! {
 mod tests {
     use super::*;
 
-    /// The sizes the memory figures of ARCHITECTURE.md rest on.
+    /// The sizes the memory figures of interpreter/PERFORMANCE.md rest on.
     #[test]
     fn expressions_and_template_parts_are_small() {
         assert_eq!(std::mem::size_of::<Expression>(), 16);

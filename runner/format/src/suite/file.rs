@@ -18,7 +18,7 @@
 //! square of the depth of flow collections, and the limit is serde_norway's
 //! own, so a file too deep is refused with its line and what to do.
 
-use super::yaml::{nesting_exceeds, MAX_NESTING};
+use super::nesting::{nesting_exceeds, MAX_NESTING};
 use super::{Case, CaseInput, Expectation, LoadError, ProfileExpectation, SuiteFile};
 use crate::areas::area_of;
 use crate::kinds::{Keyword, Kind, Named, Text};

@@ -7,10 +7,10 @@
 mod embedded;
 mod file;
 mod load;
-mod nesting;
+pub mod nesting;
 pub mod yaml;
 
-pub use crate::values::{read_typed_value, ExpectedValue};
+use crate::values::ExpectedValue;
 pub use load::{
     decode_text, find_suite_dir, load_embedded, load_file, load_suite, FileText, LoadError, Origin,
     Suite,
@@ -23,7 +23,7 @@ use hcl_interpreter::{Phase, Type};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-pub use crate::profiles::SPEC_PROFILE;
+use crate::profiles::SPEC_PROFILE;
 
 /// A case's input: its kind's declaration, as the case file writes it.
 pub type CaseInput = Input<TypeText, TypedValue>;

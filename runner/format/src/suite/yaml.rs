@@ -15,8 +15,6 @@ use hcl_interpreter::{Phase, Type, Value};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_norway::Value as Yaml;
 
-pub use super::nesting::{flow_nesting_exceeds, nesting_exceeds, MAX_NESTING};
-
 /// A type written in type syntax; in a request, in go-cty's encoding.
 #[derive(Clone, Debug, PartialEq, Deserialize, derive_more::Deref)]
 #[serde(try_from = "Text")]

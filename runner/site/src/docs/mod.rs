@@ -57,8 +57,6 @@ pub mod show;
 mod case_page;
 mod pages;
 
-pub use links::{broken_links, broken_links_of, ids_and_links, script_links};
-
 use askama::Template;
 use hcl_conformance_format::documents;
 use hcl_conformance_format::requirements::notes_by_requirement;
@@ -377,7 +375,7 @@ impl Site {
             .map(|(p, _)| p.clone())
             .collect();
         problems.extend(
-            broken_links_of(pages.filter(|(p, _)| p.ends_with(".html")), &|f| {
+            links::broken_links_of(pages.filter(|(p, _)| p.ends_with(".html")), &|f| {
                 others.contains(f)
             })
             .into_iter()

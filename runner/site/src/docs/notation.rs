@@ -7,7 +7,8 @@
 //! ext-typeexpr-README.md § Type Expression Syntax (the notation of types).
 
 use hcl_conformance_format::kinds::{Body, Input, StaticShape};
-use hcl_conformance_format::suite::{CaseInput, Expectation, Expected, ExpectedValue};
+use hcl_conformance_format::suite::{CaseInput, Expectation, Expected};
+use hcl_conformance_format::values::ExpectedValue;
 use hcl_conformance_format::wire::{Attribute, Outcome};
 use hcl_interpreter::native::lexer::{is_id_continue, is_id_start};
 use hcl_interpreter::{Type, Value};

@@ -6,7 +6,7 @@
 use hcl_conformance_format::suite::load_suite;
 use std::path::{Path, PathBuf};
 
-const ROOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
+const ROOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
 
 /// The Markdown files of the project, build output and hidden folders
 /// left out.

@@ -10,24 +10,9 @@ use hcl_interpreter::functions::FunctionTable;
 use hcl_interpreter::native::{eval_config, eval_expression, eval_template};
 use hcl_interpreter::typeexpr::{convert_entry, json_type, native_type, Mode};
 use hcl_interpreter::EvalContext;
+use hcl_random_inputs::{mutate_text, Mutations, Rng};
 use std::collections::BTreeMap;
 use std::path::Path;
-
-/// xorshift64*: small, deterministic, good enough to mutate text.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
 
 /// Pieces of HCL that mutations splice in.
 const TOKENS: &[&str] = &[
@@ -38,34 +23,17 @@ const TOKENS: &[&str] = &[
 ];
 
 fn mutate(source: &str, rng: &mut Rng) -> String {
-    let mut chars: Vec<char> = source.chars().collect();
-    for _ in 0..1 + rng.below(4) {
-        let at = rng.below(chars.len() + 1);
-        match rng.below(5) {
-            0 if !chars.is_empty() => {
-                let end = (at + 1 + rng.below(8)).min(chars.len());
-                chars.drain(at.min(end)..end);
-            }
-            1 => {
-                let token = TOKENS[rng.below(TOKENS.len())];
-                chars.splice(at..at, token.chars());
-            }
-            2 if !chars.is_empty() => {
-                let from = rng.below(chars.len());
-                let end = (from + 1 + rng.below(16)).min(chars.len());
-                let copy: Vec<char> = chars[from..end].to_vec();
-                chars.splice(at..at, copy);
-            }
-            3 => chars.truncate(at),
-            _ => chars.insert(at, char::from_u32(rng.below(0x3000) as u32).unwrap_or('?')),
-        }
-    }
-    chars.into_iter().collect()
+    let how = Mutations {
+        pieces: TOKENS,
+        hostile: &[],
+        chars_below: 0x3000,
+    };
+    mutate_text(source, rng, &how)
 }
 
 #[test]
 fn mutated_suite_inputs_never_crash() {
-    let dir = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../suite"));
+    let dir = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../suite"));
     let suite = load_suite(dir).expect("the suite loads");
     let sources: Vec<(&str, String, EvalContext)> = suite
         .cases()

@@ -10,7 +10,7 @@ use notes::gap_notes;
 fn headings() -> BTreeSet<String> {
     let path = Path::new(concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../suite/spec-headings.txt"
+        "/../../suite/spec-headings.txt"
     ));
     std::fs::read_to_string(path)
         .unwrap()
@@ -102,7 +102,7 @@ fn cited_sections(citation: &str) -> Vec<(String, String)> {
 #[test]
 fn every_cited_heading_exists() {
     let known = headings();
-    let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
+    let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."));
     let mut missing = Vec::new();
     let mut checked = 0;
     for dir in [
@@ -140,7 +140,7 @@ fn every_cited_heading_exists() {
 /// suite cannot drift apart.
 #[test]
 fn every_case_a_note_names_exists() {
-    let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
+    let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."));
     let suite =
         hcl_conformance_format::suite::load_suite(&root.join("suite")).expect("the suite loads");
     let ids: BTreeSet<&str> = suite.cases().map(|c| c.id.as_str()).collect();
@@ -217,7 +217,7 @@ fn bookkeeping_problems<'a>(
 /// requirements.
 #[test]
 fn notes_name_their_profiled_cases_and_requirements() {
-    let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
+    let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."));
     let suite =
         hcl_conformance_format::suite::load_suite(&root.join("suite")).expect("the suite loads");
     let notes = gap_notes(root);
@@ -231,7 +231,7 @@ fn notes_name_their_profiled_cases_and_requirements() {
 /// and an emptied `Requirements:` line.
 #[test]
 fn bookkeeping_check_finds_a_planted_omission() {
-    let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
+    let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."));
     let suite =
         hcl_conformance_format::suite::load_suite(&root.join("suite")).expect("the suite loads");
     let mut notes = gap_notes(root);
@@ -266,7 +266,7 @@ fn bookkeeping_check_finds_a_planted_omission() {
 /// no note that does not exist, so that it cannot drift from the notes.
 #[test]
 fn the_digest_gives_every_note_one_verdict() {
-    let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
+    let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."));
     let readme = std::fs::read_to_string(root.join("spec-notes/README.md")).unwrap();
     let digest = readme
         .split("## Digest: the notes and their verdicts")

@@ -7,7 +7,8 @@
 
 use hcl_conformance_format::documents;
 use hcl_conformance_format::suite::{load_suite, Suite};
-use hcl_conformance_site::docs::{broken_links, render_site, results::Results};
+use hcl_conformance_site::docs::links::broken_links;
+use hcl_conformance_site::docs::{render_site, results::Results};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -20,11 +21,14 @@ fn scratch(name: &str) -> PathBuf {
 }
 
 fn suite() -> Suite {
-    load_suite(Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../suite")))
-        .expect("the suite loads")
+    load_suite(Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../suite"
+    )))
+    .expect("the suite loads")
 }
 
-const NOTES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../spec-notes");
+const NOTES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../spec-notes");
 
 /// A matrix run's details, as `hcl-conformance matrix` writes them, for two
 /// implementations: the reference passing everything, and `weak`, which
@@ -75,7 +79,7 @@ fn ids(dir: &Path) -> BTreeMap<String, Vec<String>> {
             .unwrap()
             .to_string_lossy()
             .replace('\\', "/");
-        let (page_ids, _) = hcl_conformance_site::docs::ids_and_links(&read(entry.path()));
+        let (page_ids, _) = hcl_conformance_site::docs::links::ids_and_links(&read(entry.path()));
         for id in page_ids {
             ids.entry(id).or_default().push(page.clone());
         }
@@ -116,7 +120,7 @@ fn every_link_resolves_and_every_case_has_one_anchor() {
         .into_iter()
         .filter_map(Result::ok)
         .filter(|e| e.path().extension().is_some_and(|x| x == "html"))
-        .map(|e| hcl_conformance_site::docs::script_links(&read(e.path())).len())
+        .map(|e| hcl_conformance_site::docs::links::script_links(&read(e.path())).len())
         .sum();
     let covers: usize = suite.cases().map(|c| c.covers.len()).sum();
     assert!(

@@ -1,10 +1,12 @@
 //! The suite's versions (README.md § Versions): the newest manifest of
 //! `suite/versions/` records the suite as it is, every version's number
 //! follows the rules, `CHANGELOG.md` is the one the manifests give, and
-//! `changes`, `--version` and `--write-failures` say what they should.
+//! the formats (manifest, list header) read back what they write. (What
+//! `changes`, `--version` and `--write-failures` say:
+//! runner/tests/versions_cli.rs.)
 //!
 //! After a change to the suite, `HCL_CONFORMANCE_WRITE_VERSIONS=X.Y.Z cargo
-//! test --test versions` starts version X.Y.Z (a new manifest), and
+//! test -p hcl-conformance-site --test versions` starts version X.Y.Z (a new manifest), and
 //! `HCL_CONFORMANCE_WRITE_VERSIONS=1 ...` records the change in the current
 //! version's manifest instead (while that version is not yet on main); both
 //! write `CHANGELOG.md` anew.
@@ -12,14 +14,13 @@
 use hcl_conformance_format::suite::load_suite;
 use hcl_conformance_site::versions::{
     changelog, check_bump, hashes, list_header, manifest_path, manifests, parse_manifest,
-    render_manifest, stamp_list, suite_version, version_of_list, Changes, Hashes, Manifest,
+    render_manifest, stamp_list, version_of_list, Changes, Hashes, Manifest,
 };
 use semver::Version;
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::Path;
 
 fn root() -> &'static Path {
-    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
 }
 
 /// A few ids, then how many more.
@@ -63,7 +64,7 @@ fn the_versions_record_the_suite_and_give_the_changelog() {
     assert!(
         changes.is_empty(),
         "the suite differs from {}, the manifest of its version {}: {} (added: {}; changed: {}; removed: {}).\n\
-         Record the change (README.md § Versions): HCL_CONFORMANCE_WRITE_VERSIONS={} cargo test --test versions \
+         Record the change (README.md § Versions): HCL_CONFORMANCE_WRITE_VERSIONS={} cargo test -p hcl-conformance-site --test versions \
          starts the next version (the smallest these changes allow); HCL_CONFORMANCE_WRITE_VERSIONS=1 adds them \
          to {} instead, while that version is not yet on main.",
         manifest_path(&newest.version),
@@ -88,149 +89,8 @@ fn the_versions_record_the_suite_and_give_the_changelog() {
     assert!(
         written == changelog(&manifests),
         "CHANGELOG.md is not the one the manifests in suite/versions/ give: \
-         write it with HCL_CONFORMANCE_WRITE_VERSIONS=1 cargo test --test versions"
+         write it with HCL_CONFORMANCE_WRITE_VERSIONS=1 cargo test -p hcl-conformance-site --test versions"
     );
-}
-
-fn runner(args: &[&str]) -> (Option<i32>, String, String) {
-    let output = Command::new(env!("CARGO_BIN_EXE_hcl-conformance"))
-        .args(args)
-        .current_dir("/")
-        .output()
-        .unwrap();
-    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
-    (
-        output.status.code(),
-        text(&output.stdout),
-        text(&output.stderr),
-    )
-}
-
-#[test]
-fn version_names_the_runner_the_built_in_suite_and_the_protocol() {
-    let suite = load_suite(&root().join("suite")).expect("the suite loads");
-    let version = suite_version(&suite).expect("the suite has a version");
-    let (code, out, _) = runner(&["--version"]);
-    assert_eq!(code, Some(0));
-    assert_eq!(
-        out.trim(),
-        format!(
-            "hcl-conformance {} (suite {version}, protocol 1)",
-            env!("CARGO_PKG_VERSION")
-        )
-    );
-}
-
-/// A suite folder with one case file, and an older version's manifest in
-/// which one of its cases is missing (added since), one has another hash
-/// (changed since) and one case no longer exists (removed since).
-fn scratch_suite(name: &str) -> (PathBuf, Vec<String>) {
-    let dir = std::env::temp_dir().join(format!(
-        "hcl-conformance-versions-{}-{name}",
-        std::process::id()
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(dir.join("conversion")).unwrap();
-    std::fs::create_dir_all(dir.join("versions")).unwrap();
-    for file in ["requirements.jsonl", "conversion/bool-and-number.yaml"] {
-        std::fs::copy(root().join("suite").join(file), dir.join(file)).unwrap();
-    }
-    let suite = load_suite(&dir).expect("the scratch suite loads");
-    let mut old = hashes(&suite);
-    let ids: Vec<String> = old.keys().cloned().collect();
-    old.remove(&ids[0]);
-    old.insert(ids[1].clone(), "0000000000000000".into());
-    old.insert(
-        "conversion/gone::removed-case".into(),
-        "1111111111111111".into(),
-    );
-    let version = Version::new(0, 9, 0);
-    std::fs::write(
-        dir.join("versions/0.9.0.txt"),
-        render_manifest(&version, &old),
-    )
-    .unwrap();
-    (dir, ids)
-}
-
-#[test]
-fn changes_lists_what_was_added_changed_and_removed_since_a_version() {
-    let (dir, ids) = scratch_suite("since");
-    let suite = dir.display().to_string();
-    let (code, out, err) = runner(&["changes", "--since", "0.9.0", "--suite", &suite]);
-    assert_eq!(code, Some(0), "{err}");
-    assert_eq!(
-        out,
-        format!(
-            "From suite version 0.9.0 to this suite (0.9.0): 1 added, 1 changed, 1 removed.\n\
-             \nadded:\n  {}\n\nchanged:\n  {}\n\nremoved:\n  conversion/gone::removed-case\n",
-            ids[0], ids[1]
-        )
-    );
-    let (code, _, err) = runner(&["changes", "--since", "0.8.0", "--suite", &suite]);
-    assert_eq!(code, Some(2));
-    assert!(
-        err.contains("the suite has no version 0.8.0; its versions are 0.9.0"),
-        "{err}"
-    );
-}
-
-#[test]
-fn a_written_list_names_its_suite_version_and_changes_reads_it() {
-    let (dir, ids) = scratch_suite("list");
-    let suite = dir.display().to_string();
-    let list = dir.join("known.txt");
-    // A list naming a changed case and a case since removed, as a user
-    // would have it from the older version.
-    std::fs::write(
-        &list,
-        format!(
-            "# Known failures\n# Suite version 0.9.0\n{} wrong\nconversion/gone::removed-case old\n",
-            ids[1]
-        ),
-    )
-    .unwrap();
-    let (code, out, err) = runner(&[
-        "changes",
-        "--since",
-        &list.display().to_string(),
-        "--suite",
-        &suite,
-    ]);
-    assert_eq!(code, Some(0), "{err}");
-    assert!(
-        out.contains(&format!(
-            "  {}  (listed: its reason may be out of date)",
-            ids[1]
-        )) && out.contains("  conversion/gone::removed-case  (listed: take it out of the list)")
-            && out.contains(&format!("\n  {}\n", ids[0])),
-        "{out}"
-    );
-    // --write-failures names the suite's version in the list it writes.
-    let written = dir.join("written.txt");
-    let hcl_ref = env!("CARGO_BIN_EXE_hcl-ref");
-    let (code, _, err) = runner(&[
-        "--suite",
-        &suite,
-        "--impl",
-        hcl_ref,
-        "--write-failures",
-        &written.display().to_string(),
-    ]);
-    assert_eq!(code, Some(0), "{err}");
-    let text = std::fs::read_to_string(&written).unwrap();
-    assert!(text.contains("\n# Suite version 0.9.0: "), "{text}");
-    // A list without the line: changes asks for the version.
-    std::fs::write(&list, format!("{} wrong\n", ids[1])).unwrap();
-    let (code, _, err) = runner(&[
-        "changes",
-        "--since",
-        &list.display().to_string(),
-        "--suite",
-        &suite,
-    ]);
-    assert_eq!(code, Some(2));
-    assert!(err.contains("the list names no suite version"), "{err}");
 }
 
 // The rules and the formats, on their own.

@@ -3,7 +3,7 @@
 //! literals of a case's source (to tell whether it needs big numbers).
 
 use hcl_conformance_format::needs::{is_big, number_literals};
-use hcl_conformance_format::suite::yaml::flow_nesting_exceeds;
+use hcl_conformance_format::suite::nesting::flow_nesting_exceeds;
 use hcl_interpreter::native::lexer::StartMode;
 use hcl_interpreter::number::Number;
 
@@ -40,7 +40,7 @@ fn text_that_cannot_open_a_collection_is_passed_over() {
 
 #[test]
 fn the_suite_nests_a_few_levels() {
-    let suite = concat!(env!("CARGO_MANIFEST_DIR"), "/../suite");
+    let suite = concat!(env!("CARGO_MANIFEST_DIR"), "/../../suite");
     let mut deepest = 0;
     for entry in walkdir::WalkDir::new(suite) {
         let path = entry.unwrap().into_path();

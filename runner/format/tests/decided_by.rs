@@ -25,7 +25,7 @@ mod notes;
 use notes::gap_notes;
 
 fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
 /// One sentence a note quotes: `DOCUMENT#ANCHOR "SENTENCE"`.
