@@ -484,7 +484,7 @@ fn show(id: &str, implementation: Option<&Words>, profile: &str, suite: &Suite) 
             "no case has the id `{id}`{hint}; `hcl-conformance list` shows the ids"
         ));
     };
-    let context = docs::Context::new(suite, None).map_err(fail)?;
+    let context = docs::context::Context::new(suite, None).map_err(fail)?;
     out!("{}", docs::show::case_text(&context, case))?;
     let (implementation, hello, name) = start_implementation(implementation, None)?;
     let capabilities = hello.map(|h| h.capabilities);

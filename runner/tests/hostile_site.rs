@@ -571,9 +571,13 @@ fn a_hostile_suite_makes_a_site_with_no_live_html() {
     // every link resolves.
     let suite = load_suite(&root.join("suite")).unwrap();
     let results = Results::load(&root.join("matrix")).unwrap();
-    let context = docs::Context::new(&suite, Some(&results)).unwrap();
+    let context = docs::context::Context::new(&suite, Some(&results)).unwrap();
     for file in &suite.files {
-        assert!(out.join(docs::file_page(file)).is_file(), "{}", file.id);
+        assert!(
+            out.join(docs::addresses::file_page(file)).is_file(),
+            "{}",
+            file.id
+        );
     }
     assert_eq!(
         tree(&out.join("impl")).len(),
@@ -619,7 +623,7 @@ fn the_check_finds_a_tampered_page_before_anything_is_written() {
     let results = Results::load(&root.join("matrix")).unwrap();
     let site = docs::render_site(&suite, Some(&results)).unwrap();
     assert_eq!(site.problems(), Vec::<String>::new());
-    let page = docs::suite_page("native/hostile");
+    let page = docs::addresses::suite_page("native/hostile");
     // A page that shows live HTML, and one that lost its
     // Content-Security-Policy, are found, each on its page.
     let tamper = |from: &str, to: &str| {

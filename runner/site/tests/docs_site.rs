@@ -149,7 +149,7 @@ fn every_link_resolves_and_every_case_has_one_anchor() {
     assert_eq!(sections, suite.cases().count());
 
     for r in suite.requirements.iter() {
-        let page = hcl_conformance_site::docs::document_page(&r.doc);
+        let page = hcl_conformance_site::docs::addresses::document_page(&r.doc);
         assert!(
             ids.get(&r.id).is_some_and(|p| p.contains(&page)),
             "requirement {} has no anchor on {page}",

@@ -8,11 +8,11 @@
 //! The page is the template `templates/file.html`, each case
 //! `templates/case.html`, each case's rows `templates/rows.html`.
 
+use super::context::Context;
 use super::highlight::{highlight, Highlighted};
 use super::html::{fragment, link, styled, Page, StyledHtml};
 use super::markdown;
 use super::notation::{self, Cell, Rows};
-use super::Context;
 use askama::filters::Safe;
 use askama::Template;
 use hcl_conformance_format::documents;
@@ -281,7 +281,7 @@ pub fn file_page(context: &Context, file: &SuiteFile) -> Result<Page, String> {
         notes: notes_of(context, file),
         verdicts: context.results.map(|_| link("assets/verdicts.js", None)),
     };
-    Page::rendered(super::file_page(file), file.id.clone(), &body)
+    Page::rendered(super::addresses::file_page(file), file.id.clone(), &body)
 }
 
 /// An area's name as an anchor.

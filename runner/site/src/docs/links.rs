@@ -4,7 +4,8 @@
 //! from compact case and requirement references), and the links inside
 //! the site that do not resolve.
 
-use super::{html, requirement_page, suite_page};
+use super::addresses::{requirement_page, suite_page};
+use super::html;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
@@ -263,9 +264,9 @@ mod tests {
     /// the ones the check reads.
     #[test]
     fn the_site_writes_the_references_the_check_reads() {
-        let case = super::super::case_reference("native/x::a");
+        let case = super::super::addresses::case_reference("native/x::a");
         assert_eq!(case, format!("{CASE_REFERENCE}native/x::a</a>"));
-        let requirement = super::super::reference("r", "native.x.001");
+        let requirement = super::super::addresses::reference("r", "native.x.001");
         assert_eq!(
             requirement,
             format!("{REQUIREMENT_REFERENCE}native.x.001</a>")

@@ -32,7 +32,7 @@ impl Links {
     /// requirement id, or a note path (`gaps/x.md`, `spec-notes/gaps/x.md`).
     pub fn link(&self, name: &str, content: &str) -> Option<String> {
         if self.cases.contains(name) {
-            return Some(super::case_reference(content));
+            return Some(super::addresses::case_reference(content));
         }
         if let Some(link) = self.requirement_link(name, content) {
             return Some(link);
@@ -47,11 +47,11 @@ impl Links {
 
     /// `content` linked to the requirement `id` on the page of its
     /// document: a requirement reference, which the site's script links,
-    /// where the id names the page ([`super::requirement_page`]).
+    /// where the id names the page ([`super::addresses::requirement_page`]).
     pub fn requirement_link(&self, id: &str, content: &str) -> Option<String> {
         let page = self.requirements.get(id)?;
-        Some(match *page == super::requirement_page(id) {
-            true => super::reference("r", content),
+        Some(match *page == super::addresses::requirement_page(id) {
+            true => super::addresses::reference("r", content),
             false => fragment_html(&LinkHtml {
                 href: link(page, Some(id)),
                 content,
@@ -78,7 +78,7 @@ impl Links {
         };
         self.notes
             .contains(path)
-            .then(|| href(&super::note_page(path), anchor))
+            .then(|| href(&super::addresses::note_page(path), anchor))
     }
 }
 

@@ -6,7 +6,7 @@
 //! from any static host, with no network resource. Links that would repeat
 //! on every case (a case's heading and requirement ids, the cases pinning a
 //! requirement, case and requirement ids in prose) are compact references
-//! that the script links ([`script_links`]: the link check reads them as
+//! that the script links ([`links::script_links`]: the link check reads them as
 //! the script does), which keeps the whole site within a few MiB. Its
 //! pages:
 //! - `index.html`: what the suite is, how to read a case, how to run it;
@@ -28,7 +28,7 @@
 //! [`Site::write`] writes nothing outside its folder. Every page carries a
 //! Content-Security-Policy that allows the site's own scripts and styles
 //! only; `docs --check` holds the pages to [`check`] and the links to
-//! [`broken_links_of`] before anything is written ([`Site::problems`]).
+//! [`links::broken_links_of`] before anything is written ([`Site::problems`]).
 //!
 //! The pages' HTML comes from templates (`runner/site/templates/*.html`,
 //! compiled with the crate by askama): every value a template writes is
@@ -42,10 +42,14 @@
 //! [`highlight`] (source text by the reference interpreter's lexer),
 //! [`markdown`], [`html`] (escaping, safe paths and URLs, the page frame),
 //! [`check`] (the markup check), [`links`] (the link check),
-//! [`results`] (a matrix run's details), `pages` and `case_page` (the
-//! pages), [`show`] (the terminal).
+//! [`results`] (a matrix run's details), [`addresses`] (where each page
+//! is), [`context`] (what the pages are made from), `pages` and
+//! `case_page` (the pages), [`show`] (the terminal); this module builds
+//! and writes the site from them.
 
+pub mod addresses;
 pub mod check;
+pub mod context;
 pub mod highlight;
 pub mod html;
 pub mod links;
@@ -57,211 +61,15 @@ pub mod show;
 mod case_page;
 mod pages;
 
-use askama::Template;
-use hcl_conformance_format::documents;
-use hcl_conformance_format::requirements::notes_by_requirement;
-use hcl_conformance_format::suite::{Case, Suite, SuiteFile};
+use context::Context;
+use hcl_conformance_format::suite::Suite;
 use html::Page;
-use markdown::Links;
 use results::Results;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::path::Path;
 
 const STYLE: &str = include_str!("assets/style.css");
 const SCRIPT: &str = include_str!("assets/site.js");
-
-/// A spec-note: its path below `spec-notes/`, title and text.
-pub struct Note {
-    /// `gaps/numbers.md`, `findings/hcl-rs.md`, `README.md`.
-    pub path: String,
-    pub title: String,
-    pub markdown: String,
-}
-
-impl Note {
-    /// Its page on the site ([`note_page`]).
-    pub fn page(&self) -> String {
-        note_page(&self.path)
-    }
-
-    /// The folder of the note below `spec-notes/`, for its relative links.
-    pub fn folder(&self) -> &str {
-        self.path.rsplit_once('/').map_or("", |(folder, _)| folder)
-    }
-}
-
-/// Everything the pages are made from.
-pub struct Context<'a> {
-    pub suite: &'a Suite,
-    pub results: Option<&'a Results>,
-    pub links: Links,
-    /// The cases covering each requirement id, in suite order.
-    pub covering: BTreeMap<&'a str, Vec<&'a Case>>,
-    /// The spec-notes, README first.
-    pub notes: Vec<Note>,
-    /// The notes naming each requirement id on their `Requirements:` line.
-    pub notes_by_requirement: BTreeMap<String, Vec<String>>,
-    /// The cases whose profiles cite each note (its path below `spec-notes/`).
-    pub cases_by_note: BTreeMap<String, Vec<&'a Case>>,
-    /// Every heading of every document, in order (`spec-headings.txt`).
-    pub headings: Vec<(String, String)>,
-}
-
-/// The page of a document's sections: `spec/SHORT.html`.
-pub fn document_page(file: &str) -> String {
-    match documents::document(file) {
-        Some(d) => format!("spec/{}.html", d.short),
-        None => format!(
-            "spec/{}.html",
-            html::segment(&file.replace(|c: char| !c.is_ascii_alphanumeric() && c != '-', "-"))
-        ),
-    }
-}
-
-/// The page of a suite file: `suite/FILE.html`.
-pub fn file_page(file: &SuiteFile) -> String {
-    suite_page(&file.id)
-}
-
-/// The page of the suite file of id `id` (`native/expr-splat-full`):
-/// `suite/native/expr-splat-full.html`, each part of the id a safe
-/// [`html::segment`] (as `site.js` makes it).
-pub fn suite_page(id: &str) -> String {
-    html::named_page("suite", id)
-}
-
-/// The page of a note, by its path below `spec-notes/` (`gaps/x.md`):
-/// `notes/gaps/x.html`, each part a safe [`html::segment`]; the README's
-/// is `notes/index.html`.
-pub fn note_page(path: &str) -> String {
-    match path {
-        "README.md" => "notes/index.html".into(),
-        path => html::named_page("notes", path.strip_suffix(".md").unwrap_or(path)),
-    }
-}
-
-/// The page of an implementation of a matrix run: `impl/NAME.html`, its
-/// name one safe [`html::segment`] (a `/` in it encoded too).
-pub fn implementation_page(name: &str) -> String {
-    format!("impl/{}.html", html::segment(name))
-}
-
-/// The documents the requirements cite, in the order of the document
-/// table, then any other in the order of the list.
-pub fn cited_documents(suite: &Suite) -> Vec<String> {
-    let cited: Vec<String> = suite.requirements.iter().map(|r| r.doc.clone()).collect();
-    let mut docs: Vec<String> = documents::DOCUMENTS
-        .iter()
-        .map(|d| d.file.to_string())
-        .filter(|f| cited.contains(f))
-        .collect();
-    for doc in cited {
-        if !docs.contains(&doc) {
-            docs.push(doc);
-        }
-    }
-    docs
-}
-
-/// Reads the spec-notes below `dir`: its README, then every note by path.
-fn read_notes(suite: &Suite) -> Vec<Note> {
-    let mut notes: Vec<Note> = suite
-        .notes()
-        .map(|(path, markdown)| {
-            let relative = path.strip_prefix("spec-notes/").unwrap_or(path).to_string();
-            Note {
-                title: markdown::title(markdown).unwrap_or_else(|| relative.clone()),
-                path: relative,
-                markdown: markdown.to_string(),
-            }
-        })
-        .collect();
-    notes.sort_by(|a, b| {
-        (!a.path.ends_with("README.md"), &a.path).cmp(&(!b.path.ends_with("README.md"), &b.path))
-    });
-    notes
-}
-
-/// Reads `spec-headings.txt`: `DOCUMENT § HEADING` a line.
-fn read_headings(suite: &Suite) -> Vec<(String, String)> {
-    let text = suite.text("suite/spec-headings.txt").unwrap_or_default();
-    text.lines()
-        .filter(|l| !l.starts_with('#'))
-        .filter_map(|l| l.split_once(" § "))
-        .map(|(d, h)| (d.to_string(), h.to_string()))
-        .collect()
-}
-
-impl<'a> Context<'a> {
-    pub fn new(suite: &'a Suite, results: Option<&'a Results>) -> Result<Context<'a>, String> {
-        let notes = read_notes(suite);
-        let mut covering: BTreeMap<&str, Vec<&Case>> = BTreeMap::new();
-        let mut cases_by_note: BTreeMap<String, Vec<&Case>> = BTreeMap::new();
-        for case in suite.cases() {
-            for id in &case.covers {
-                covering.entry(id.as_str()).or_default().push(case);
-            }
-            for p in case.profiles.values() {
-                let note = p.note.strip_prefix("spec-notes/").unwrap_or(&p.note);
-                cases_by_note
-                    .entry(note.to_string())
-                    .or_default()
-                    .push(case);
-            }
-        }
-        let links = Links {
-            cases: suite.cases().map(|c| c.id.clone()).collect(),
-            requirements: suite
-                .requirements
-                .iter()
-                .map(|r| (r.id.clone(), document_page(&r.doc)))
-                .collect(),
-            notes: notes
-                .iter()
-                .filter(|n| n.path != "README.md")
-                .map(|n| n.path.clone())
-                .collect(),
-        };
-        Ok(Context {
-            suite,
-            results,
-            links,
-            covering,
-            notes,
-            notes_by_requirement: notes_by_requirement(suite.notes()),
-            cases_by_note,
-            headings: read_headings(suite),
-        })
-    }
-
-    /// A link to a requirement on its document's page, around its id.
-    pub fn requirement_link(&self, id: &str) -> Option<String> {
-        self.links.requirement_link(id, &html::escape(id))
-    }
-
-    /// A link to a section on its document's page, as the templates
-    /// write it ([`html::link`]).
-    pub fn section_link(&self, doc: &str, anchor: &str) -> askama::filters::Safe<String> {
-        html::link(&document_page(doc), Some(anchor))
-    }
-
-    /// The note a profile names (a path, usually `spec-notes/gaps/...`).
-    pub fn note(&self, path: &str) -> Option<&Note> {
-        let path = path.strip_prefix("spec-notes/").unwrap_or(path);
-        self.notes.iter().find(|n| n.path == path)
-    }
-
-    /// A section's readable name: `Title § Section`.
-    pub fn section_name(&self, doc: &str, anchor: &str) -> String {
-        let section = self
-            .suite
-            .requirements
-            .iter()
-            .find(|r| r.doc == doc && r.anchor == anchor)
-            .map_or(anchor, |r| r.section.as_str());
-        format!("{} § {section}", documents::title(doc))
-    }
-}
 
 /// What was built.
 #[derive(Clone, Debug, Default)]
@@ -355,7 +163,7 @@ impl Site {
     /// written, as `PAGE: PROBLEM`: live HTML that is not the site's own
     /// ([`check::markup_problems`]: elements, attributes, scripts and URLs
     /// the site does not write, a page without its Content-Security-
-    /// Policy), and links that do not resolve ([`broken_links_of`]).
+    /// Policy), and links that do not resolve ([`links::broken_links_of`]).
     pub fn problems(&self) -> Vec<String> {
         let mut problems = Vec::new();
         for (path, text) in &self.files {
@@ -455,36 +263,4 @@ fn inside(root: &Path, path: &str) -> Result<std::path::PathBuf, String> {
 /// writes it to `out` ([`render_site`], [`Site::write`]).
 pub fn build_site(suite: &Suite, results: Option<&Results>, out: &Path) -> Result<Built, String> {
     render_site(suite, results)?.write(out)
-}
-
-/// A case reference around `content` (HTML whose text is the case id, as
-/// `FILE::NAME` or `<code>FILE::NAME</code>`): the site's script makes it
-/// a link to `suite/FILE.html#FILE::NAME`; without the script it reads as
-/// the id.
-pub fn case_reference(content: &str) -> String {
-    reference("c", content)
-}
-
-/// A compact reference the site's script links (`templates/reference.html`):
-/// `<a class=CLASS>CONTENT</a>`, `c` for a case ([`links::CASE_REFERENCE`]),
-/// `r` for a requirement ([`links::REQUIREMENT_REFERENCE`]).
-#[derive(Template)]
-#[template(path = "reference.html")]
-struct Reference<'a> {
-    class: &'a str,
-    content: &'a str,
-}
-
-/// A compact reference of class `class` around `content` (HTML the site
-/// made), [`Reference`].
-pub(crate) fn reference(class: &str, content: &str) -> String {
-    html::fragment_html(&Reference { class, content })
-}
-
-/// The page the site's script links a requirement reference to:
-/// `spec/SHORT.html`, `SHORT` the id's first segment (`native` of
-/// `native.splat-operators.001`). A requirement whose document's page is
-/// another has a link of its own instead.
-pub fn requirement_page(id: &str) -> String {
-    format!("spec/{}.html", id.split('.').next().unwrap_or(id))
 }

@@ -7,11 +7,12 @@
 //! HTML the site rendered itself (Markdown, requirement texts), which
 //! they mark `|safe`.
 
+use super::addresses::{document_page, file_page, implementation_page, suite_page};
 use super::case_page::area_slug;
+use super::context::{cited_documents, Context};
 use super::html::{fragment, href, link, Page};
 use super::markdown;
 use super::results::{Implementation, Results, Verdict};
-use super::{cited_documents, document_page, file_page, implementation_page, suite_page, Context};
 use askama::filters::Safe;
 use askama::Template;
 use hcl_conformance_format::areas;
@@ -574,7 +575,7 @@ pub fn search_index(context: &Context) -> String {
                 .filter(|r| r.doc == doc && r.anchor == anchor)
                 .map(|r| {
                     let text = r.text.split_whitespace().collect::<Vec<_>>().join(" ");
-                    match super::requirement_page(&r.id) == document_page(&r.doc) {
+                    match super::addresses::requirement_page(&r.id) == document_page(&r.doc) {
                         true => serde_json::json!([r.id, text]),
                         false => serde_json::json!([
                             r.id,

@@ -6,8 +6,8 @@
 //! (`hcl_conformance_format::terminal`), except in source text, which
 //! marks them `⟨U+001B⟩`.
 
+use super::context::Context;
 use super::notation::{self, Cell, Rows};
-use super::Context;
 use hcl_conformance_format::documents;
 use hcl_conformance_format::kinds::Keyword;
 use hcl_conformance_format::suite::{Case, Expectation};
