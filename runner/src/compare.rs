@@ -412,6 +412,15 @@ pub fn first_line(text: &str) -> &str {
     text.lines().next().unwrap_or("").trim()
 }
 
+/// A difference `what` found at `path` (the value's root when empty).
+fn at_path(path: &str, what: String) -> String {
+    if path.is_empty() {
+        what
+    } else {
+        format!("{path}: {what}")
+    }
+}
+
 /// Compares an expected value with an actual one of the same type.
 fn compare_value(
     expected: &ExpectedValue,
@@ -419,13 +428,7 @@ fn compare_value(
     path: &str,
     order_any: bool,
 ) -> Option<String> {
-    let at = |what: String| {
-        Some(if path.is_empty() {
-            what
-        } else {
-            format!("{path}: {what}")
-        })
-    };
+    let at = |what: String| Some(at_path(path, what));
     let elements = |items: &[ExpectedValue], elements: &[Value]| {
         let mut zipped = items.iter().zip(elements).enumerate();
         zipped.find_map(|(i, (e, a))| compare_value(e, a, &format!("{path}[{i}]"), false))
@@ -496,13 +499,7 @@ fn compare_entries(
     actual: &BTreeMap<String, Value>,
     path: &str,
 ) -> Option<String> {
-    let at = |what: String| {
-        Some(if path.is_empty() {
-            what
-        } else {
-            format!("{path}: {what}")
-        })
-    };
+    let at = |what: String| Some(at_path(path, what));
     if let Some(missing) = entries.keys().find(|k| !actual.contains_key(*k)) {
         return at(format!("expected the key {missing:?}, which is missing"));
     }
