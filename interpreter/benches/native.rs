@@ -146,6 +146,25 @@ fn child(mode: &str, megabytes: usize) {
     println!("{seconds} {} {}", peak_memory(), source.len());
 }
 
+/// `runs` measurements of `mode` at `size`: the median seconds and the
+/// highest peak memory as a multiple of the input (`None` if none ran).
+fn median_and_peak(
+    exe: &std::path::Path,
+    mode: &str,
+    size: usize,
+    runs: usize,
+) -> Option<(f64, f64)> {
+    let measured: Vec<(f64, f64, f64)> = (0..runs)
+        .filter_map(|_| measure(exe, mode, size).ok())
+        .collect();
+    let mut seconds: Vec<f64> = measured.iter().map(|m| m.0).collect();
+    let peak_ratio = measured.iter().map(|m| m.1 / m.2).fold(0.0, f64::max);
+    seconds.sort_by(f64::total_cmp);
+    seconds
+        .get(seconds.len() / 2)
+        .map(|&median| (median, peak_ratio))
+}
+
 /// One measurement in a fresh process: seconds, peak bytes, input bytes.
 fn measure(exe: &std::path::Path, mode: &str, size: usize) -> Result<(f64, f64, f64), String> {
     let output = std::process::Command::new(exe)
@@ -199,13 +218,7 @@ fn main() {
     // time": ten times the interpolations, about ten times the time.
     let mut interpolation_seconds = Vec::new();
     for count in [10_000, 100_000] {
-        let measured: Vec<(f64, f64, f64)> = (0..runs)
-            .filter_map(|_| measure(&exe, "interpolations", count).ok())
-            .collect();
-        let mut seconds: Vec<f64> = measured.iter().map(|m| m.0).collect();
-        let peak_ratio = measured.iter().map(|m| m.1 / m.2).fold(0.0, f64::max);
-        seconds.sort_by(f64::total_cmp);
-        if let Some(&median) = seconds.get(seconds.len() / 2) {
+        if let Some((median, peak_ratio)) = median_and_peak(&exe, "interpolations", count, runs) {
             println!(
                 "template of {count} interpolations (median of {runs} runs): {:.2} ms, peak memory {peak_ratio:.1} times the input",
                 median * 1e3
@@ -221,13 +234,7 @@ fn main() {
     }
     // Deep nesting: the stack the recursion takes is memory too.
     for what in ["blocks", "brackets"] {
-        let measured: Vec<(f64, f64, f64)> = (0..runs)
-            .filter_map(|_| measure(&exe, what, 100_000).ok())
-            .collect();
-        let mut seconds: Vec<f64> = measured.iter().map(|m| m.0).collect();
-        let peak_ratio = measured.iter().map(|m| m.1 / m.2).fold(0.0, f64::max);
-        seconds.sort_by(f64::total_cmp);
-        if let Some(&median) = seconds.get(seconds.len() / 2) {
+        if let Some((median, peak_ratio)) = median_and_peak(&exe, what, 100_000, runs) {
             println!(
                 "100,000 nested {what} (median of {runs} runs): {:.2} ms, peak memory {peak_ratio:.1} times the input",
                 median * 1e3

@@ -269,6 +269,27 @@ fn range_difference(range: &str, error: &ErrorAnswer, parse_only: bool) -> Optio
     })
 }
 
+/// A key that one of two maps holds and the other lacks.
+enum Unmatched<K> {
+    /// Expected, and missing from the actual map.
+    Missing(K),
+    /// In the actual map, and not expected.
+    Extra(K),
+}
+
+/// The first expected key the actual map lacks, else the first actual key
+/// not expected; `None` when both maps have the same keys.
+fn unmatched_key<'a, K: Ord, E, A>(
+    expected: &'a BTreeMap<K, E>,
+    actual: &'a BTreeMap<K, A>,
+) -> Option<Unmatched<&'a K>> {
+    let missing = expected.keys().find(|k| !actual.contains_key(*k));
+    let extra = || actual.keys().find(|k| !expected.contains_key(*k));
+    missing
+        .map(Unmatched::Missing)
+        .or_else(|| extra().map(Unmatched::Extra))
+}
+
 /// Compares an expected body with an actual one: the same attributes with
 /// the same values, and the same blocks in the same order. An attribute
 /// the implementation did not evaluate counts by its presence alone, when
@@ -279,25 +300,17 @@ fn compare_body(
     path: &str,
     grading: &Grading,
 ) -> Option<String> {
-    if let Some(missing) = expected
-        .attributes
-        .keys()
-        .find(|k| !actual.attributes.contains_key(*k))
-    {
-        return Some(format!(
-            "{path}: expected the attribute {:?}, which is missing",
-            missing.0
-        ));
-    }
-    if let Some(extra) = actual
-        .attributes
-        .keys()
-        .find(|k| !expected.attributes.contains_key(*k))
-    {
-        return Some(format!(
-            "{path}: got the unexpected attribute {:?}",
-            extra.0
-        ));
+    match unmatched_key(&expected.attributes, &actual.attributes) {
+        Some(Unmatched::Missing(name)) => {
+            let name = &name.0;
+            return Some(format!(
+                "{path}: expected the attribute {name:?}, which is missing"
+            ));
+        }
+        Some(Unmatched::Extra(name)) => {
+            return Some(format!("{path}: got the unexpected attribute {:?}", name.0));
+        }
+        None => {}
     }
     for (name, Expected { ty, value }) in &expected.attributes {
         let at = format!("{path}.{name}");
@@ -500,11 +513,12 @@ fn compare_entries(
     path: &str,
 ) -> Option<String> {
     let at = |what: String| Some(at_path(path, what));
-    if let Some(missing) = entries.keys().find(|k| !actual.contains_key(*k)) {
-        return at(format!("expected the key {missing:?}, which is missing"));
-    }
-    if let Some(extra) = actual.keys().find(|k| !entries.contains_key(*k)) {
-        return at(format!("got the unexpected key {extra:?}"));
+    match unmatched_key(entries, actual) {
+        Some(Unmatched::Missing(key)) => {
+            return at(format!("expected the key {key:?}, which is missing"))
+        }
+        Some(Unmatched::Extra(key)) => return at(format!("got the unexpected key {key:?}")),
+        None => {}
     }
     entries
         .iter()
