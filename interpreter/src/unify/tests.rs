@@ -177,6 +177,20 @@ fn order_decides_for(types: &[Type], new: &Result<Type, ()>) -> bool {
     unify_types(&inputs, Fold::AllAtOnce).map_err(|_| ()) != *new
 }
 
+/// Checks `cases` generated lists of types against the oracle
+/// ([`agreed`]): how many unified, and for how many the order decided
+/// ([`order_decides_for`]).
+fn tally(cases: usize, mut types: impl FnMut() -> Vec<Type>) -> (usize, usize) {
+    let (mut unified, mut order_decides) = (0, 0);
+    for case in 0..cases {
+        let types = types();
+        let new = agreed(case, &types);
+        unified += usize::from(new.is_ok());
+        order_decides += usize::from(order_decides_for(&types, &new));
+    }
+    (unified, order_decides)
+}
+
 /// A small deterministic generator (SplitMix64).
 struct Random(u64);
 
@@ -388,12 +402,11 @@ fn sequence_type(random: &mut Random, depth: usize) -> Type {
 #[test]
 fn generated_objects_of_sequences_unify_as_the_oracle_unifies_them() {
     let mut random = Random(14);
-    let (mut unified, mut order_decides) = (0, 0);
-    for case in 0..20_000 {
+    let (unified, order_decides) = tally(20_000, || {
         let objects = random.percent(70);
         // One depth for all: strings meet strings only, most lists unify.
         let depth = 1 + random.below(3);
-        let types: Vec<Type> = (0..2 + random.below(4))
+        (0..2 + random.below(4))
             .map(|_| {
                 // Now and then a type of another depth, which may not unify.
                 let depth = if random.percent(5) {
@@ -414,11 +427,8 @@ fn generated_objects_of_sequences_unify_as_the_oracle_unifies_them() {
                     Type::Tuple(parts.collect())
                 }
             })
-            .collect();
-        let new = agreed(case, &types);
-        unified += usize::from(new.is_ok());
-        order_decides += usize::from(order_decides_for(&types, &new));
-    }
+            .collect()
+    });
     assert!(
         (5_000..19_000).contains(&unified),
         "{unified} unified of 20,000"
@@ -444,11 +454,10 @@ fn nested_sequence_type(random: &mut Random, depth: usize, sequence_depth: usize
 #[test]
 fn generated_nested_objects_of_sequences_unify_as_the_oracle_unifies_them() {
     let mut random = Random(41);
-    let (mut unified, mut order_decides) = (0, 0);
-    for case in 0..3_000 {
+    let (unified, order_decides) = tally(3_000, || {
         let depth = 1 + random.below(4);
         let sequence_depth = 1 + random.below(2);
-        let types: Vec<Type> = (0..2 + random.below(4))
+        (0..2 + random.below(4))
             .map(|_| {
                 // Now and then sequences of another depth, which may not
                 // unify.
@@ -459,11 +468,8 @@ fn generated_nested_objects_of_sequences_unify_as_the_oracle_unifies_them() {
                 };
                 nested_sequence_type(&mut random, depth, sequence_depth)
             })
-            .collect();
-        let new = agreed(case, &types);
-        unified += usize::from(new.is_ok());
-        order_decides += usize::from(order_decides_for(&types, &new));
-    }
+            .collect()
+    });
     assert!(
         (1_000..2_900).contains(&unified),
         "{unified} unified of 3,000"

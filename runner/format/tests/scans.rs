@@ -1,56 +1,10 @@
-//! The two scans the runner makes without parsing: how deep a case file's
-//! flow collections nest (before its YAML is parsed), and the number
-//! literals of a case's source (to tell whether it needs big numbers).
+//! The scan of a case's source for its number literals, made without
+//! parsing (to tell whether the case needs big numbers). The other scan,
+//! of a case file's nesting, is tested in `suite/nesting.rs`.
 
 use hcl_conformance_format::needs::{is_big, number_literals};
-use hcl_conformance_format::suite::nesting::flow_nesting_exceeds;
 use hcl_interpreter::native::lexer::StartMode;
 use hcl_interpreter::number::Number;
-
-fn depth(text: &str) -> usize {
-    (0..50)
-        .find(|limit| flow_nesting_exceeds(text, *limit).is_none())
-        .expect("less than 50 deep")
-}
-
-#[test]
-fn flow_collections_count_where_a_node_starts() {
-    assert_eq!(depth("a: [[1], {b: [2]}]\n"), 3);
-    assert_eq!(depth("- - [1]\n- {a: {b: c}}\n"), 2);
-    assert_eq!(depth("a: !tag [1]\nb: &anchor {c: [d]}\n"), 2);
-    assert_eq!(depth("a: [\n  [1,\n   [2]],\n]\n"), 3);
-    assert_eq!(flow_nesting_exceeds("a: 1\nb: [[[x]]]\n", 2), Some(2));
-}
-
-#[test]
-fn text_that_cannot_open_a_collection_is_passed_over() {
-    // Plain scalars, quoted scalars, comments, block scalars.
-    assert_eq!(depth("expr: a[0] + b[c[1]]\n"), 0);
-    assert_eq!(depth("a: '[[['\nb: \"[{\\\"[\"\nc: 'it''s ['\n"), 0);
-    assert_eq!(depth("a: 1 # [[[\n# {{{\n"), 0);
-    assert_eq!(depth("a: [\"]]\", '}']\n"), 1);
-    assert_eq!(
-        depth("- name: x\n  config: |\n    [[[\n    {\n\n  expr: [1]\n"),
-        1
-    );
-    assert_eq!(depth("summary: >\n  [[[\nkind: [a]\n"), 1);
-    assert_eq!(depth("a: \"multi\n  [[[ line\"\nb: [1]\n"), 1);
-    assert_eq!(depth("description: it's [not a list\nb: [1]\n"), 1);
-}
-
-#[test]
-fn the_suite_nests_a_few_levels() {
-    let suite = concat!(env!("CARGO_MANIFEST_DIR"), "/../../suite");
-    let mut deepest = 0;
-    for entry in walkdir::WalkDir::new(suite) {
-        let path = entry.unwrap().into_path();
-        if path.extension().is_some_and(|e| e == "yaml") {
-            let text = std::fs::read_to_string(&path).unwrap();
-            deepest = deepest.max(depth(&text));
-        }
-    }
-    assert!((2..10).contains(&deepest), "{deepest}");
-}
 
 fn big(text: &str) -> bool {
     is_big(&Number::parse_decimal(text, true).unwrap())

@@ -23,16 +23,10 @@
 /// serde_norway reads any document (128 levels).
 pub const MAX_NESTING: usize = 128;
 
-/// The line where the flow collections of a YAML text first nest deeper
-/// than `limit`, if they do (block collections not counted).
-pub fn flow_nesting_exceeds(text: &str, limit: usize) -> Option<usize> {
-    Scan::new(limit, false).run(text)
-}
-
 /// The line where the collections of a YAML text, flow and block ones
 /// together, first nest deeper than `limit`, if they do.
 pub fn nesting_exceeds(text: &str, limit: usize) -> Option<usize> {
-    Scan::new(limit, true).run(text)
+    Scan::new(limit).run(text)
 }
 
 /// A block collection: a sequence (`- ` entries) or a mapping (`key:`).
@@ -45,8 +39,6 @@ enum Block {
 /// The state of the scan between lines.
 struct Scan {
     limit: usize,
-    /// Whether block collections count towards the depth.
-    count_blocks: bool,
     /// How many flow collections are open.
     flow: usize,
     /// The quote of the quoted scalar under way, if any.
@@ -59,10 +51,9 @@ struct Scan {
 }
 
 impl Scan {
-    fn new(limit: usize, count_blocks: bool) -> Scan {
+    fn new(limit: usize) -> Scan {
         Scan {
             limit,
-            count_blocks,
             flow: 0,
             quote: None,
             block_scalar: None,
@@ -79,12 +70,7 @@ impl Scan {
 
     /// How deep the collections open now nest.
     fn depth(&self) -> usize {
-        self.flow
-            + if self.count_blocks {
-                self.blocks.len()
-            } else {
-                0
-            }
+        self.flow + self.blocks.len()
     }
 
     /// Scans a line; `true` when its collections nest beyond the limit.
@@ -185,7 +171,7 @@ impl Scan {
     /// columns further right have ended, and one at `column` goes on or
     /// starts. `true` when a new one nests beyond the limit.
     fn open(&mut self, column: usize, block: Block) -> bool {
-        if !self.count_blocks || self.flow > 0 {
+        if self.flow > 0 {
             return false;
         }
         // A key at the column of a sequence ends the sequence: the
@@ -230,14 +216,56 @@ mod tests {
     }
 
     #[test]
-    fn flow_collections_alone_pass_over_blocks() {
-        assert_eq!(flow_nesting_exceeds("- - - [x]\n", 1), None);
-        assert_eq!(flow_nesting_exceeds("- - - [[x]]\n", 1), Some(1));
+    fn flow_collections_count_on_top_of_blocks() {
+        assert_eq!(nesting_exceeds("- - - [x]\n", 4), None);
+        assert_eq!(nesting_exceeds("- - - [[x]]\n", 4), Some(1));
     }
 
     #[test]
     fn block_scalars_and_quoted_keys_are_passed_over() {
         assert_eq!(depth("a: |\n  - - - x\nb: 1\n"), 1);
         assert_eq!(depth("\"a\": \n  'b': 1\n"), 2);
+    }
+
+    #[test]
+    fn flow_collections_count_where_a_node_starts() {
+        // Each line's block mapping or sequence counts a level too.
+        assert_eq!(depth("a: [[1], {b: [2]}]\n"), 4);
+        assert_eq!(depth("- - [1]\n- {a: {b: c}}\n"), 3);
+        assert_eq!(depth("a: !tag [1]\nb: &anchor {c: [d]}\n"), 3);
+        assert_eq!(depth("a: [\n  [1,\n   [2]],\n]\n"), 4);
+        assert_eq!(nesting_exceeds("a: 1\nb: [[[x]]]\n", 2), Some(2));
+    }
+
+    #[test]
+    fn text_that_cannot_open_a_collection_is_passed_over() {
+        // Plain scalars, quoted scalars, comments, block scalars.
+        assert_eq!(depth("expr: a[0] + b[c[1]]\n"), 1);
+        assert_eq!(depth("a: '[[['\nb: \"[{\\\"[\"\nc: 'it''s ['\n"), 1);
+        assert_eq!(depth("a: 1 # [[[\n# {{{\n"), 1);
+        assert_eq!(depth("a: [\"]]\", '}']\n"), 2);
+        assert_eq!(
+            depth("- name: x\n  config: |\n    [[[\n    {\n\n  expr: [1]\n"),
+            3
+        );
+        assert_eq!(depth("summary: >\n  [[[\nkind: [a]\n"), 2);
+        assert_eq!(depth("a: \"multi\n  [[[ line\"\nb: [1]\n"), 2);
+        assert_eq!(depth("description: it's [not a list\nb: [1]\n"), 2);
+    }
+
+    #[test]
+    fn the_suite_nests_a_few_levels() {
+        let suite = concat!(env!("CARGO_MANIFEST_DIR"), "/../../suite");
+        let mut deepest = 0;
+        for entry in walkdir::WalkDir::new(suite) {
+            let path = entry.unwrap().into_path();
+            if path.extension().is_some_and(|e| e == "yaml") {
+                let text = std::fs::read_to_string(&path).unwrap();
+                deepest = deepest.max(depth(&text));
+            }
+        }
+        // Deep enough that the scan is exercised (block mappings and sequences
+        // of cases, their bodies and values), far from the limit.
+        assert!((10..MAX_NESTING / 4).contains(&deepest), "{deepest}");
     }
 }
