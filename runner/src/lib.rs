@@ -20,9 +20,12 @@
 //! - [`report`]: the summary, and JSON, JUnit and Markdown reports.
 //! - [`matrix`]: every configured implementation over the whole suite, as
 //!   one table by area.
+//! - [`fuzz`]: generative conformance: generated inputs, the reference's
+//!   answers as expectations, disagreements shrunk and clustered.
 //! - [`schemas`]: JSON Schemas of the protocol and of the JSON report.
 
 pub mod compare;
+pub mod fuzz;
 pub mod known_failures;
 pub mod matrix;
 pub mod reference;

@@ -11,6 +11,7 @@ use hcl_conformance_format::requirements::{
 use hcl_conformance_format::suite::{decode_text, load_embedded, load_suite, Case, Suite};
 use hcl_conformance_format::terminal::escape_controls;
 use hcl_conformance_format::wire::HelloAnswer;
+use hcl_conformance_runner::fuzz::{self, cluster, findings, generate::GenKind, FuzzSettings};
 use hcl_conformance_runner::known_failures::{
     failure_list, read_list, write_list, FailureFile, KnownFailures,
 };
@@ -138,6 +139,18 @@ enum Command {
         #[arg(long)]
         oracles: bool,
     },
+    /// Generative conformance: generated inputs, the reference's answers, the implementation judged
+    ///
+    /// Generates inputs from a seed (expressions, templates, native and
+    /// JSON configurations, conversions, operations, unifications), has
+    /// the reference interpreter answer each, and judges the answer of
+    /// --impl (without it, of the reference itself) with the suite's
+    /// grading, generating only what the implementation's `hello` claims.
+    /// Each disagreement is shrunk to a minimal input that disagrees the
+    /// same way, and grouped by construct and kind of difference; --out
+    /// writes each cluster as a case file marked for review. Exits 1 when a
+    /// cluster is found that no --expect-clusters list names.
+    Fuzz(FuzzArgs),
     /// Run every configured implementation over the whole suite, as one table
     ///
     /// Runs the reference interpreter and every implementation of the
@@ -157,6 +170,47 @@ enum Command {
         #[command(flatten)]
         suite: SuiteArg,
     },
+}
+
+#[derive(Args)]
+struct FuzzArgs {
+    /// The implementation: a command line, split like a shell's [default: the reference itself]
+    #[arg(long = "impl", value_name = "COMMAND", value_parser = |s: &str| split_command(s).map(Words))]
+    implementation: Option<Words>,
+    /// The time limit of a request with --impl, in seconds [default: 10]
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds, requires = "implementation")]
+    timeout: Option<Duration>,
+    /// The seed: the same seed generates the same inputs, whatever --jobs
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    seed: u64,
+    /// Stop after N generated inputs [default: 10000 without --time]
+    #[arg(long, value_name = "N", conflicts_with = "time")]
+    cases: Option<u64>,
+    /// Stop after this long: 90, 90s, 10m, 1h
+    #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
+    time: Option<Duration>,
+    /// The kinds of input, comma-separated
+    #[arg(
+        long,
+        value_name = "KINDS",
+        value_delimiter = ',',
+        default_value = "expr,template,config,json,convert,operation,unify"
+    )]
+    kinds: Vec<GenKind>,
+    /// The expectations to check: spec, or a version of hashicorp/hcl (`hcl-conformance profiles`)
+    #[arg(long, default_value = SPEC_PROFILE, value_parser = known_profile)]
+    profile: String,
+    #[command(flatten)]
+    jobs: Jobs,
+    /// Write DIR/fuzz.json and each cluster as DIR/clusters/NNN-NAME.yaml, a case to review
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+    /// Clusters known and explained: a cluster key a line, as the run prints them (repeatable)
+    #[arg(long, value_name = "FILE")]
+    expect_clusters: Vec<PathBuf>,
+    /// Candidates tried when shrinking one disagreement, at most
+    #[arg(long, value_name = "N", default_value_t = 3000)]
+    shrink_limit: usize,
 }
 
 #[derive(Args)]
@@ -250,6 +304,26 @@ fn parse_seconds(text: &str) -> Result<Duration, String> {
     limit
         .filter(|d| !d.is_zero())
         .ok_or_else(|| "a time limit is a positive number of seconds".into())
+}
+
+fn parse_duration(text: &str) -> Result<Duration, String> {
+    let (number, unit) = match text.find(|c: char| c.is_ascii_alphabetic()) {
+        Some(i) => text.split_at(i),
+        None => (text, "s"),
+    };
+    let scale = match unit {
+        "s" => 1.0,
+        "m" => 60.0,
+        "h" => 3600.0,
+        _ => return Err(format!("`{unit}` is no unit: write 90, 90s, 10m or 1h")),
+    };
+    let seconds: f64 = number
+        .parse()
+        .map_err(|_| format!("`{text}` is no duration: write 90, 90s, 10m or 1h"))?;
+    Duration::try_from_secs_f64(seconds * scale)
+        .ok()
+        .filter(|d| !d.is_zero())
+        .ok_or_else(|| "a duration is positive".into())
 }
 
 fn parse_report(text: &str) -> Result<(Format, PathBuf), String> {
@@ -421,6 +495,7 @@ fn dispatch(command: Command) -> Done {
             suite,
         } => matrix(&config, &out, jobs.count(), &suite),
         Command::Export { out, suite } => export(&out, &load(&suite)?),
+        Command::Fuzz(args) => fuzz(&args),
         Command::Profiles { oracles } => Ok(print_profiles(oracles)),
         Command::Changes { since, suite } => changes(&since, &load(&suite)?),
     }
@@ -726,6 +801,109 @@ fn matrix(config: &Path, out: &Path, jobs: usize, suite: &SuiteArg) -> Done {
     write!(std::io::stderr(), "{differences}")?;
     errln!("\nhcl-conformance matrix: results differ from the known-failure lists")?;
     Ok(ExitCode::FAILURE)
+}
+
+/// `hcl-conformance fuzz`: the implementation started, the run (a progress
+/// line on a terminal), then each cluster, and what --out writes.
+fn fuzz(args: &FuzzArgs) -> Done {
+    let mut expected = Vec::new();
+    for path in &args.expect_clusters {
+        let bytes = std::fs::read(path)
+            .map_err(|e| fail(format!("cannot read {}: {e}", path.display())))?;
+        let text = decode_text(path, bytes).map_err(fail)?;
+        expected.push(cluster::Expected::parse(&path.display().to_string(), &text).map_err(fail)?);
+    }
+    let (implementation, hello, name) =
+        start_implementation(args.implementation.as_ref(), args.timeout)?;
+    let settings = FuzzSettings {
+        implementation,
+        capabilities: hello.as_ref().map(|h| h.capabilities.clone()),
+        profile: args.profile.clone(),
+        seed: args.seed,
+        cases: args.cases.or(if args.time.is_none() {
+            Some(10_000)
+        } else {
+            None
+        }),
+        time: args.time,
+        kinds: args.kinds.clone(),
+        jobs: args.jobs.count(),
+        shrink_limit: args.shrink_limit,
+    };
+    if settings.supported_kinds().is_empty() {
+        return Err(fail(format!("{name} answers none of the kinds asked for (--kinds); its `hello` lists the kinds it answers")).into());
+    }
+    let terminal = io::stderr().is_terminal();
+    let outcome = fuzz::run(&settings, &|p| {
+        if terminal {
+            let _ = write!(io::stderr(), "\r\x1b[2Kfuzz: {}", p.line());
+        }
+    });
+    if terminal {
+        errln!()?;
+    }
+    let mut unexpected = 0;
+    for (i, c) in outcome.clusters.iter().enumerate() {
+        let known = expected.iter().find_map(|e| e.line_for(c));
+        let said = match known {
+            Some(line) => format!("{} (expected: {line})", findings::describe(i + 1, c)),
+            None => {
+                unexpected += 1;
+                findings::describe(i + 1, c)
+            }
+        };
+        outln!("{}", escape_controls(&said))?;
+    }
+    let p = outcome.progress;
+    outln!(
+        "fuzz against {}: seed {}, {}; {unexpected} unexpected cluster(s)",
+        escape_controls(&name),
+        args.seed,
+        p.line()
+    )?;
+    if let Some(dir) = &args.out {
+        let cases: Vec<_> = outcome
+            .clusters
+            .iter()
+            .map(|c| {
+                fuzz::decide::case_of(
+                    &c.input,
+                    &hcl_conformance_runner::reference::run(&c.input.request().input),
+                )
+            })
+            .collect::<Option<_>>()
+            .unwrap_or_default();
+        let command = std::env::args()
+            .map(|a| shell_words::quote(&a).into_owned())
+            .collect::<Vec<_>>()
+            .join(" ");
+        let report = findings::Report {
+            implementation: &name,
+            profile: &args.profile,
+            seed: args.seed,
+            cases: p.cases,
+            skipped: p.skipped,
+            disagreements: p.disagreements,
+            seconds: p.seconds,
+            clusters: Vec::new(),
+        };
+        findings::write(dir, report, &outcome.clusters, &cases, &command).map_err(|e| {
+            fail(format!(
+                "cannot write the findings into {}: {e}",
+                dir.display()
+            ))
+        })?;
+        outln!(
+            "  written: {}/fuzz.json, {}/clusters/",
+            dir.display(),
+            dir.display()
+        )?;
+    }
+    Ok(if unexpected == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
 }
 
 /// Where the run's text goes: standard output, or standard error when
