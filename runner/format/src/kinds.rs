@@ -380,7 +380,7 @@ impl<T, V> Input<T, V> {
 
 /// How a `config` case processes its bodies (suite/README.md, "Bodies and
 /// schemas"): `attributes`, the dynamic attributes mode, or a body schema.
-#[derive(Clone, Debug, Serialize, JsonSchema)]
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
 #[serde(untagged)]
 pub enum Schema {
     /// `attributes`.
@@ -390,7 +390,7 @@ pub enum Schema {
 
 /// A body schema, each block type's body schema and, for partial
 /// processing, the schema of the remaining body.
-#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SchemaBody {
     #[serde(default)]
@@ -402,7 +402,7 @@ pub struct SchemaBody {
 }
 
 /// An attribute schema; a case file may write the name alone.
-#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, remote = "Self")]
 pub struct AttributeEntry {
     pub name: Text,
@@ -411,7 +411,7 @@ pub struct AttributeEntry {
 }
 
 /// A block header schema, and how the block's body is processed.
-#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct BlockEntry {
     #[serde(rename = "type")]

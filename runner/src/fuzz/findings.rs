@@ -285,6 +285,17 @@ pub fn case_file(
             }
             let _ = writeln!(out, "    {field}: {}", quoted(request.text()));
             yaml_variables(variables, &mut out);
+            if let kinds::Input::Config(kinds::Config {
+                schema: Some(schema),
+                ..
+            }) = &request.input
+            {
+                let _ = writeln!(
+                    out,
+                    "    schema: {}",
+                    serde_json::to_string(schema).unwrap_or_default()
+                );
+            }
         }
         Input::Convert { value, to } => {
             let _ = writeln!(

@@ -10,6 +10,7 @@
 
 use super::tree::{Heredoc, Item, Json, Key, Label, Node, Part, Step};
 use super::Input;
+use hcl_conformance_format::kinds::{AttributeEntry, BlockEntry, Schema, SchemaBody, Text};
 use hcl_interpreter::number::Number;
 use hcl_interpreter::{Type, Value};
 use hcl_random_inputs::Rng;
@@ -23,6 +24,7 @@ pub struct Abilities {
     pub exact_types: bool,
     pub big_numbers: bool,
     pub namespaced_functions: bool,
+    pub schema: bool,
 }
 
 impl Abilities {
@@ -31,6 +33,7 @@ impl Abilities {
         exact_types: true,
         big_numbers: true,
         namespaced_functions: true,
+        schema: true,
     };
 }
 
@@ -161,18 +164,24 @@ pub fn generate(rng: &mut Rng, kind: GenKind, abilities: Abilities) -> Input {
         }
         GenKind::Config => {
             let items = g.body(2);
+            let schema =
+                (g.abilities.schema && g.rng.chance(3)).then(|| g.schema_of_items(&items, 2));
             Input::Config {
                 items,
                 variables: g.variables,
+                schema,
             }
         }
         GenKind::Json => {
-            let members = (0..1 + g.rng.below(3))
+            let members: Vec<(String, Json)> = (0..1 + g.rng.below(3))
                 .map(|_| (g.name().to_string(), g.json(2)))
                 .collect();
+            let schema =
+                (g.abilities.schema && g.rng.chance(3)).then(|| g.schema_of_members(&members));
             Input::Json {
                 json: Json::Object(members),
                 variables: g.variables,
+                schema,
             }
         }
         GenKind::Convert => {
@@ -896,6 +905,102 @@ impl Gen<'_> {
                 }
             })
             .collect()
+    }
+
+    /// A body schema that fits `items`, or nearly: an attribute sometimes
+    /// left out or required though absent, a block's labels miscounted, a
+    /// remaining body sometimes (spec.md#schema-driven-processing).
+    fn schema_of_items(&mut self, items: &[Item], depth: usize) -> Schema {
+        if depth == 0 || self.rng.chance(5) {
+            return Schema::Mode("attributes".into());
+        }
+        let mut body = SchemaBody {
+            attributes: Vec::new(),
+            blocks: Vec::new(),
+            remain: None,
+        };
+        for item in items {
+            if self.rng.chance(8) {
+                continue;
+            }
+            match item {
+                Item::Attribute(name, _) => {
+                    if !body.attributes.iter().any(|a| a.name.0 == *name) {
+                        body.attributes.push(AttributeEntry {
+                            name: Text(name.clone()),
+                            required: self.rng.chance(2),
+                        });
+                    }
+                }
+                Item::Block {
+                    kind,
+                    labels,
+                    body: inner,
+                    ..
+                } => {
+                    if body.blocks.iter().any(|b| b.type_name.0 == *kind) {
+                        continue;
+                    }
+                    let count = match self.rng.below(8) {
+                        0 => labels.len() + 1,
+                        1 => labels.len().saturating_sub(1),
+                        _ => labels.len(),
+                    };
+                    let labels = (0..count).map(|i| Text(format!("label{i}"))).collect();
+                    let inner = self.schema_of_items(inner, depth - 1);
+                    body.blocks.push(BlockEntry {
+                        type_name: Text(kind.clone()),
+                        labels,
+                        body: Box::new(inner),
+                    });
+                }
+            }
+        }
+        if self.rng.chance(6) {
+            body.attributes.push(AttributeEntry {
+                name: Text(self.name().into()),
+                required: true,
+            });
+        }
+        if self.rng.chance(4) {
+            body.remain = Some(Box::new(Schema::Mode("attributes".into())));
+        }
+        Schema::Body(body)
+    }
+
+    /// A schema for a JSON body: some members read as blocks (json-spec.md#blocks).
+    fn schema_of_members(&mut self, members: &[(String, Json)]) -> Schema {
+        let mut body = SchemaBody {
+            attributes: Vec::new(),
+            blocks: Vec::new(),
+            remain: None,
+        };
+        for (name, value) in members {
+            if body.attributes.iter().any(|a| a.name.0 == *name)
+                || body.blocks.iter().any(|b| b.type_name.0 == *name)
+            {
+                continue;
+            }
+            if matches!(value, Json::Object(_) | Json::Array(_)) && self.rng.chance(2) {
+                let labels = (0..self.rng.below(2))
+                    .map(|i| Text(format!("label{i}")))
+                    .collect();
+                body.blocks.push(BlockEntry {
+                    type_name: Text(name.clone()),
+                    labels,
+                    body: Box::new(Schema::Mode("attributes".into())),
+                });
+            } else if !self.rng.chance(8) {
+                body.attributes.push(AttributeEntry {
+                    name: Text(name.clone()),
+                    required: self.rng.chance(2),
+                });
+            }
+        }
+        if self.rng.chance(4) {
+            body.remain = Some(Box::new(Schema::Mode("attributes".into())));
+        }
+        Schema::Body(body)
     }
 
     /// A JSON value whose strings are templates.

@@ -17,7 +17,7 @@ use crate::run::Implementation;
 use cluster::{Cluster, Clusters};
 use decide::Trial;
 use generate::{Abilities, GenKind};
-use hcl_conformance_format::kinds::{self, Named, Syntax, Text};
+use hcl_conformance_format::kinds::{self, Named, Schema, Syntax, Text};
 use hcl_conformance_format::suite::yaml::{TypeText, TypedValue};
 use hcl_conformance_format::suite::CaseInput;
 use hcl_conformance_format::wire::Capabilities;
@@ -44,10 +44,12 @@ pub enum Input {
     Config {
         items: Vec<Item>,
         variables: BTreeMap<String, Value>,
+        schema: Option<Schema>,
     },
     Json {
         json: Json,
         variables: BTreeMap<String, Value>,
+        schema: Option<Schema>,
     },
     Convert {
         value: Value,
@@ -146,17 +148,25 @@ impl Input {
                 };
                 (kinds::Input::Template(t), var_tokens(variables))
             }
-            Input::Config { items, variables } => {
+            Input::Config {
+                items,
+                variables,
+                schema,
+            } => {
                 w.body(items, 0);
                 (
-                    config(Syntax::Native, &w.text, variables),
+                    config(Syntax::Native, &w.text, variables, schema),
                     var_tokens(variables),
                 )
             }
-            Input::Json { json, variables } => {
+            Input::Json {
+                json,
+                variables,
+                schema,
+            } => {
                 w.json(json);
                 (
-                    config(Syntax::Json, &w.text, variables),
+                    config(Syntax::Json, &w.text, variables, schema),
                     var_tokens(variables),
                 )
             }
@@ -207,7 +217,10 @@ impl Input {
                 tree::part_constructs(parts, &mut out);
                 tree::parts_nodes(parts)
             }
-            Input::Config { items, .. } => {
+            Input::Config { items, schema, .. } => {
+                if schema.is_some() {
+                    out.push("schema");
+                }
                 for item in items {
                     if let Item::Block { labels, .. } = item {
                         out.push(if labels.is_empty() {
@@ -222,8 +235,11 @@ impl Input {
                 }
                 items.iter().flat_map(Item::nodes).collect()
             }
-            Input::Json { json, .. } => {
+            Input::Json { json, schema, .. } => {
                 out.push("json");
+                if schema.is_some() {
+                    out.push("schema");
+                }
                 let templates = json.templates();
                 for t in &templates {
                     tree::part_constructs(t, &mut out);
@@ -340,13 +356,18 @@ fn has_duplicates(items: &[Item]) -> bool {
             .any(|i| matches!(i, Item::Block { body, .. } if has_duplicates(body)))
 }
 
-fn config(syntax: Syntax, text: &str, variables: &BTreeMap<String, Value>) -> CaseInput {
+fn config(
+    syntax: Syntax,
+    text: &str,
+    variables: &BTreeMap<String, Value>,
+    schema: &Option<Schema>,
+) -> CaseInput {
     kinds::Input::Config(kinds::Config {
         syntax: Named(syntax),
         config: Text(text.to_string()),
         variables: typed(variables),
         extensions: Vec::new(),
-        schema: None,
+        schema: schema.clone(),
         literal_only: false,
     })
 }
@@ -380,6 +401,7 @@ impl FuzzSettings {
             exact_types: has(needs::EXACT_TYPES),
             big_numbers: has(needs::BIG_NUMBERS),
             namespaced_functions: has(needs::NAMESPACED_FUNCTIONS),
+            schema: has(needs::SCHEMA),
         }
     }
 

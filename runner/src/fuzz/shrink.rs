@@ -126,19 +126,29 @@ fn candidates(input: &Input) -> Vec<Input> {
                 });
             }
         }
-        Input::Config { items, variables } => {
+        Input::Config {
+            items,
+            variables,
+            schema,
+        } => {
             for items in items_shrinks(items) {
                 out.push(Input::Config {
                     items,
                     variables: variables.clone(),
+                    schema: schema.clone(),
                 });
             }
         }
-        Input::Json { json, variables } => {
+        Input::Json {
+            json,
+            variables,
+            schema,
+        } => {
             for json in json_shrinks(json) {
                 out.push(Input::Json {
                     json,
                     variables: variables.clone(),
+                    schema: schema.clone(),
                 });
             }
         }
