@@ -121,6 +121,33 @@ impl Clusters {
     }
 }
 
+/// The clusters each profile expects, by profile name: its departures
+/// from the spec that the fuzzer finds (runner/fuzz-clusters/).
+const PROFILE_LISTS: &[(&str, &str)] = &[
+    (
+        "hcl-v2.14",
+        include_str!("../../fuzz-clusters/hcl-v2.14.txt"),
+    ),
+    (
+        "hcl-v2.25",
+        include_str!("../../fuzz-clusters/hcl-v2.25.txt"),
+    ),
+];
+
+/// The lists `profile` expects: its own and those of the profiles it
+/// follows.
+pub fn profile_lists(profile: &str) -> Vec<Expected> {
+    hcl_conformance_format::profiles::lineage(profile)
+        .into_iter()
+        .filter_map(|name| PROFILE_LISTS.iter().find(|(p, _)| *p == name))
+        .map(|(name, text)| {
+            Expected::parse(&format!("runner/fuzz-clusters/{name}.txt"), text).unwrap_or(Expected {
+                entries: Vec::new(),
+            })
+        })
+        .collect()
+}
+
 /// A list of expected clusters (`--expect-clusters FILE`): a cluster's key
 /// a line, as runs print them, optionally followed by `  # why`; `#`
 /// starts a comment line. A line stands for every cluster of the same

@@ -511,6 +511,13 @@ impl Gen<'_> {
     }
 
     fn leaf(&mut self, ty: &Type) -> Node {
+        if self.rng.chance(80) {
+            const STRAY: &[&str] = &[
+                "+", ")", "[", "${", "?", "..", "=>", "%{", "\"", "1e", "0x1", "!", "{a}", "a.",
+                "::", "[*", "<<", "#",
+            ];
+            return Node::Invalid(STRAY[self.rng.below(STRAY.len())]);
+        }
         match ty {
             _ if self.rng.chance(3) => self.variable(ty),
             Type::Number => {

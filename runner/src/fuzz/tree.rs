@@ -43,6 +43,8 @@ pub enum Node {
     Index(Box<Node>, Box<Node>),
     GetAttr(Box<Node>, String),
     Parenthesized(Box<Node>),
+    /// Text no expression is: a stray token, for the syntax errors.
+    Invalid(&'static str),
 }
 
 /// An object constructor's key.
@@ -289,6 +291,7 @@ impl Writer {
                 self.expr(inner);
                 self.token(")");
             }
+            Node::Invalid(text) => self.token(text),
         }
     }
 
@@ -339,6 +342,8 @@ impl Writer {
         }
         self.text.push_str(&h.close_indent);
         self.token(&h.marker);
+        // The closing marker ends its line (hclsyntax-spec.md#template-expressions).
+        self.text.push('\n');
     }
 
     fn strip(&mut self, open: &str, strip: bool) {
@@ -358,13 +363,28 @@ impl Writer {
     }
 
     fn parts(&mut self, parts: &[Part], context: Context) {
-        for part in parts {
+        let mut i = 0;
+        while let Some(part) = parts.get(i) {
+            i += 1;
             match part {
                 Part::Literal {
                     text,
                     unicode_escapes,
                 } => {
-                    let escaped = escape_literal(text, context, *unicode_escapes);
+                    // Literals in a row are one text: `$` ending one and
+                    // `{` starting the next are escaped together.
+                    let mut text = text.clone();
+                    while let Some(Part::Literal { text: next, .. }) = parts.get(i) {
+                        text.push_str(next);
+                        i += 1;
+                    }
+                    // A `$` or `%` just before `${` or `%{` (this list's
+                    // next part, or the directive that closes it) would
+                    // escape it: no text can say that, so it is left out.
+                    while text.ends_with(['$', '%']) {
+                        text.pop();
+                    }
+                    let escaped = escape_literal(&text, context, *unicode_escapes);
                     if !escaped.is_empty() {
                         self.token(&escaped);
                     }
@@ -586,6 +606,7 @@ impl Node {
             Node::Index(..) => "index",
             Node::GetAttr(..) => "attribute",
             Node::Parenthesized(_) => "parentheses",
+            Node::Invalid(_) => "syntax-error",
         }
     }
 
@@ -593,7 +614,8 @@ impl Node {
     pub fn children(&self) -> Vec<&Node> {
         let mut out = Vec::new();
         match self {
-            Node::Number(_) | Node::Bool(_) | Node::Null | Node::Variable(_) => {}
+            Node::Number(_) | Node::Bool(_) | Node::Null | Node::Variable(_) | Node::Invalid(_) => {
+            }
             Node::Quoted(parts) | Node::Heredoc(Heredoc { parts, .. }) => {
                 part_nodes(parts, &mut out)
             }
@@ -632,7 +654,8 @@ impl Node {
     pub fn children_mut(&mut self) -> Vec<&mut Node> {
         let mut out = Vec::new();
         match self {
-            Node::Number(_) | Node::Bool(_) | Node::Null | Node::Variable(_) => {}
+            Node::Number(_) | Node::Bool(_) | Node::Null | Node::Variable(_) | Node::Invalid(_) => {
+            }
             Node::Quoted(parts) | Node::Heredoc(Heredoc { parts, .. }) => {
                 part_nodes_mut(parts, &mut out)
             }
@@ -903,7 +926,7 @@ mod tests {
             ],
         });
         let (text, tokens) = written(&node);
-        assert_eq!(text, "<<-EOT\n  a\n   b\n  ${ x ~}\n EOT");
+        assert_eq!(text, "<<-EOT\n  a\n   b\n  ${ x ~}\n EOT\n");
         // <<-, EOT, the literal, ${, x, ~, }, EOT
         assert_eq!(tokens, 8);
     }
