@@ -281,6 +281,55 @@ impl Input {
         out.into_iter().collect()
     }
 
+    /// Whether the input holds a `&&` or `||` (or is an `and` or `or`
+    /// operation).
+    pub fn has_logic(&self) -> bool {
+        match self {
+            Input::Operation { op, .. } => matches!(*op, "and" | "or"),
+            _ => self.constructs().contains("logic"),
+        }
+    }
+
+    /// The input with every `&&` and `||` evaluating only the operand
+    /// that decides, when the other does (`a && b` as `a ? b : false`,
+    /// `a || b` as `a ? true : b`); for an `and` or `or` operation whose
+    /// one operand decides, that operand alone. `None` when nothing
+    /// changes.
+    pub fn short_circuited(&self) -> Option<Input> {
+        let mut copy = self.clone();
+        let changed = match &mut copy {
+            Input::Expr { node, .. } => short_circuit(node),
+            Input::Template { parts, .. } => tree::parts_nodes_mut(parts)
+                .into_iter()
+                .fold(false, |c, n| short_circuit(n) | c),
+            Input::Config { items, .. } => items
+                .iter_mut()
+                .flat_map(Item::nodes_mut)
+                .fold(false, |c, n| short_circuit(n) | c),
+            Input::Json { json, .. } => json
+                .templates_mut()
+                .into_iter()
+                .flat_map(|t| tree::parts_nodes_mut(t))
+                .fold(false, |c, n| short_circuit(n) | c),
+            Input::Operation { op, operands } => {
+                let decides = Value::Bool(*op == "or");
+                match operands.iter().position(|o| *o == decides) {
+                    Some(i) if matches!(*op, "and" | "or") => {
+                        let decided = operands[i].clone();
+                        copy = Input::Operation {
+                            op: if *op == "or" { "or" } else { "and" },
+                            operands: vec![decided.clone(), decided],
+                        };
+                        true
+                    }
+                    _ => false,
+                }
+            }
+            _ => false,
+        };
+        changed.then_some(copy)
+    }
+
     pub fn variables(&self) -> Option<&BTreeMap<String, Value>> {
         match self {
             Input::Expr { variables, .. }
@@ -319,6 +368,29 @@ impl Input {
                     .is_some_and(|v| v.values().any(has_fraction)),
             }
     }
+}
+
+/// Rewrites every `&&` and `||` in `node` to evaluate only the operand
+/// that decides; whether anything changed.
+fn short_circuit(node: &mut Node) -> bool {
+    let mut changed = false;
+    for child in node.children_mut() {
+        changed |= short_circuit(child);
+    }
+    if let Node::Binary(op @ ("&&" | "||"), a, b) = node {
+        let (a, b) = (
+            std::mem::replace(&mut **a, Node::Null),
+            std::mem::replace(&mut **b, Node::Null),
+        );
+        let paren = |n: Node| Node::Parenthesized(Box::new(n));
+        *node = paren(Node::Conditional(Box::new(if *op == "&&" {
+            [paren(a), paren(b), Node::Bool(false)]
+        } else {
+            [paren(a), Node::Bool(true), paren(b)]
+        })));
+        changed = true;
+    }
+    changed
 }
 
 fn has_fraction(value: &Value) -> bool {
