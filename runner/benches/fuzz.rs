@@ -36,6 +36,7 @@ fn main() {
         kinds: <GenKind as strum::VariantArray>::VARIANTS.to_vec(),
         jobs,
         shrink_limit: 3000,
+        ranges: true,
     };
     fuzz::run(&settings(2, 5_000), &|_| {}); // warm-up
     for jobs in [1, 2] {

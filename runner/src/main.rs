@@ -212,6 +212,11 @@ struct FuzzArgs {
     /// Candidates tried when shrinking one disagreement, at most
     #[arg(long, value_name = "N", default_value_t = 3000)]
     shrink_limit: usize,
+    /// Judge an error's source range too (with the `ranges` feature): the reference's, where the
+    /// suite would pin one. Off by default: the suite pins ranges only where hashicorp/hcl's
+    /// convention is sound, and the reference is held to it nowhere else
+    #[arg(long)]
+    ranges: bool,
 }
 
 #[derive(Args)]
@@ -830,6 +835,7 @@ fn fuzz(args: &FuzzArgs) -> Done {
         kinds: args.kinds.clone(),
         jobs: args.jobs.count(),
         shrink_limit: args.shrink_limit,
+        ranges: args.ranges,
     };
     if settings.supported_kinds().is_empty() {
         return Err(fail(format!("{name} answers none of the kinds asked for (--kinds); its `hello` lists the kinds it answers")).into());
@@ -878,6 +884,7 @@ fn fuzz(args: &FuzzArgs) -> Done {
                 fuzz::decide::case_of(
                     &c.input,
                     &hcl_conformance_runner::reference::run(&c.input.request().input),
+                    args.ranges,
                 )
             })
             .collect::<Option<_>>()

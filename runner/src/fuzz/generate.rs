@@ -119,8 +119,8 @@ const NUMERIC_STRINGS: &[&str] = &[
 /// NFC pairs, combining marks, wide characters), escapes' targets and the
 /// template sequences.
 const TEXT: &[&str] = &[
-    "a", "b", "hello", " ", "  ", "x y", "\"", "\\", "\n", "\t", "é", "e\u{301}", "\u{301}", "ñ",
-    "δ", "中文", "😀", "\u{200b}", "${", "%{", "$", "%", "}", "~", "EOT", "true", "null", "1",
+    "a", "b", "hello", " ", "  ", "x y", "\"", "\\", "\n", "\t", "é", "e\u{301}", "ñ", "δ", "中文",
+    "😀", "\u{200b}", "${", "%{", "$", "%", "}", "~", "EOT", "true", "null", "1",
 ];
 
 /// Identifiers for variables, attributes and block types, some with

@@ -188,7 +188,15 @@ impl Writer {
                 self.parts(parts, Context::Quoted);
                 self.token("\"");
             }
-            Node::Heredoc(h) => self.heredoc(h),
+            // A heredoc's closing line ends with a newline, which only a
+            // body reads (and a standalone expression's newlines are
+            // not tested: suite/README.md): inside an expression it is
+            // parenthesized. [`Writer::expr_top`] writes it bare.
+            Node::Heredoc(h) => {
+                self.token("(");
+                self.heredoc(h);
+                self.token(")");
+            }
             Node::Variable(name) => self.token(name),
             Node::Tuple(elements) => {
                 self.token("[");
@@ -292,6 +300,15 @@ impl Writer {
                 self.token(")");
             }
             Node::Invalid(text) => self.token(text),
+        }
+    }
+
+    /// Writes an expression that is a whole input or attribute value: a
+    /// heredoc bare, as configurations write them.
+    pub fn expr_top(&mut self, node: &Node) {
+        match node {
+            Node::Heredoc(h) => self.heredoc(h),
+            other => self.expr(other),
         }
     }
 
@@ -454,7 +471,7 @@ impl Writer {
                 Item::Attribute(name, value) => {
                     self.token(name);
                     self.token(" = ");
-                    self.expr(value);
+                    self.expr_top(value);
                 }
                 Item::Block {
                     kind,
