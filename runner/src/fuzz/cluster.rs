@@ -9,6 +9,8 @@
 
 use super::generate::GenKind;
 use super::shrink::Shrunk;
+#[cfg(test)]
+use super::tree::Node;
 use super::Input;
 use crate::verdict::CaseRecord;
 use std::collections::BTreeSet;
@@ -243,5 +245,74 @@ impl Expected {
             .iter()
             .find(|(k, c, d, _)| k == kind && *d == cluster.difference && c.is_subset(&constructs))
             .map(|(.., line)| line.as_str())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_cluster_is_named_by_its_most_telling_construct_and_modifiers() {
+        let all: BTreeSet<&'static str> = ["number", "splat", "call", "null", "variable"].into();
+        let named = naming(GenKind::Expr, &all);
+        assert_eq!(named, ["splat", "null"].into());
+        assert_eq!(
+            key(GenKind::Expr, &named, "value differs"),
+            "expr: null+splat: value differs"
+        );
+        assert_eq!(naming(GenKind::Expr, &BTreeSet::new()), ["literal"].into());
+        let convert: BTreeSet<&'static str> = ["convert", "from-primitive", "to-collection"].into();
+        assert_eq!(naming(GenKind::Convert, &convert), convert);
+    }
+
+    #[test]
+    fn a_list_line_stands_for_the_clusters_whose_constructs_include_its_own() {
+        let list = Expected::parse(
+            "known.txt",
+            "# a comment\nexpr: splat: value differs  # why\n",
+        )
+        .unwrap();
+        let cluster = |constructs: &[&'static str], difference: &str| Cluster {
+            kind: GenKind::Expr,
+            constructs: constructs.iter().copied().collect(),
+            difference: difference.into(),
+            size: 1,
+            input: Input::Expr {
+                node: Node::Null,
+                variables: Default::default(),
+            },
+            tokens: 1,
+            record: crate::verdict::CaseRecord {
+                id: String::new(),
+                area: "fuzz",
+                kind: hcl_conformance_format::kinds::Named(
+                    hcl_conformance_format::kinds::Kind::Expr,
+                ),
+                status: crate::verdict::Status::Failed,
+                reason: String::new(),
+                message: String::new(),
+                needs: Vec::new(),
+                seconds: 0.0,
+                error_grade: None,
+            },
+            first_case: 0,
+        };
+        assert!(list
+            .line_for(&cluster(&["splat", "null"], "value differs"))
+            .is_some());
+        assert!(list
+            .line_for(&cluster(&["splat"], "type differs"))
+            .is_none());
+        assert!(list
+            .line_for(&cluster(&["call"], "value differs"))
+            .is_none());
+        let error = Expected::parse("known.txt", "expr value differs\n")
+            .err()
+            .unwrap();
+        assert!(
+            error.starts_with("known.txt:1: not a cluster key"),
+            "{error}"
+        );
     }
 }

@@ -471,3 +471,44 @@ pub fn difference(
         _ => "value differs".into(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_the_spec_does_not_pin_are_approximate_to_fifteen_digits() {
+        let Some(ExpectedValue::Approx { text, .. }) = approx_of("0.333333333333333333333") else {
+            panic!()
+        };
+        assert_eq!(text, "3.33333333333333e-1");
+        let Some(ExpectedValue::Approx { text, .. }) = approx_of("-12345678901234567890") else {
+            panic!()
+        };
+        assert_eq!(text, "-1.23456789012345e19");
+        // An integer of exact inputs is exact; one of inexact inputs is not.
+        let n = Value::Number(Number::parse_decimal("12", false).unwrap());
+        assert!(matches!(expected(&n, true), ExpectedValue::Number(_)));
+        assert!(matches!(expected(&n, false), ExpectedValue::Approx { .. }));
+    }
+
+    #[test]
+    fn an_error_apart_from_the_references_is_another_fault() {
+        let expect = Expectation::Error {
+            phase: hcl_interpreter::Phase::Eval,
+            range: Some("1:5-1:8".into()),
+        };
+        let at = |range: &str| {
+            let json = serde_json::json!({"phase": "eval", "diagnostics": [{"severity": "error", "summary": "x",
+                "range": {"start": {"line": 1, "column": range.as_bytes()[0] - b'0', "byte": 0},
+                          "end": {"line": 1, "column": range.as_bytes()[1] - b'0', "byte": 0}}}]});
+            Outcome::Error(serde_json::from_value(json).unwrap())
+        };
+        assert!(another_fault(&expect, &at("12")));
+        assert!(
+            !another_fault(&expect, &at("69")),
+            "an overlapping range is a difference"
+        );
+        assert!(!another_fault(&expect, &at("58")));
+    }
+}

@@ -674,3 +674,110 @@ pub fn run(settings: &FuzzSettings, each: &(dyn Fn(&Progress) + Sync)) -> Outcom
         clusters,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use hcl_conformance_format::wire::{Outcome as Answer, Val};
+    use std::sync::Arc;
+
+    /// A run against the reference, but for one construct: a splat whose
+    /// answer is the empty tuple answers `[null]` (hcl issue 723's patch).
+    fn planted(cases: u64, jobs: usize) -> super::Outcome {
+        let implementation: Implementation = Arc::new(|input: &CaseInput| {
+            let answer = crate::reference::run(input);
+            let splat = matches!(input, kinds::Input::Expr(e) if e.expr.0.contains("[*]"));
+            match answer {
+                Answer::Value { value, .. } if splat && value.0 == Value::Tuple(Vec::new()) => {
+                    Answer::Value {
+                        value: Val(Value::Tuple(vec![Value::Null(Type::Dynamic)])),
+                        safety: None,
+                    }
+                }
+                other => other,
+            }
+        });
+        let settings = FuzzSettings {
+            implementation,
+            capabilities: None,
+            profile: "spec".into(),
+            seed: 3,
+            cases: Some(cases),
+            time: None,
+            kinds: vec![GenKind::Expr],
+            jobs,
+            shrink_limit: 3000,
+            ranges: false,
+        };
+        run(&settings, &|_| {})
+    }
+
+    #[test]
+    fn a_planted_bug_is_found_shrunk_to_a_few_tokens_and_clustered() {
+        let outcome = planted(20_000, 2);
+        assert!(outcome.progress.disagreements > 0, "{:?}", outcome.progress);
+        let sizes: u64 = outcome.clusters.iter().map(|c| c.size).sum();
+        assert_eq!(sizes, outcome.progress.disagreements);
+        let smallest = outcome.clusters.iter().min_by_key(|c| c.tokens).unwrap();
+        assert!(smallest.constructs.contains("splat"), "{}", smallest.key());
+        assert!(
+            smallest.tokens <= 4,
+            "{} tokens: {:?}",
+            smallest.tokens,
+            smallest.input.request().text()
+        );
+    }
+
+    #[test]
+    fn the_same_seed_generates_the_same_inputs_whatever_the_jobs() {
+        let inputs = |n: u64| -> Vec<String> {
+            (0..n)
+                .map(|i| {
+                    let mut rng = case_rng(7, i);
+                    let kind = *rng.pick(<GenKind as strum::VariantArray>::VARIANTS);
+                    let input = generate::generate(&mut rng, kind, Abilities::ALL);
+                    serde_json::to_string(&input.request().input).unwrap()
+                })
+                .collect()
+        };
+        assert_eq!(inputs(200), inputs(200));
+        assert_ne!(case_rng(7, 0).next_u64(), case_rng(8, 0).next_u64());
+        // One job or two: the same disagreements.
+        assert_eq!(
+            planted(3000, 1).progress.disagreements,
+            planted(3000, 2).progress.disagreements
+        );
+    }
+
+    #[test]
+    fn the_reference_agrees_with_itself() {
+        let settings = FuzzSettings {
+            implementation: Arc::new(|input: &CaseInput| crate::reference::run(input)),
+            capabilities: None,
+            profile: "spec".into(),
+            seed: 5,
+            cases: Some(5_000),
+            time: None,
+            kinds: <GenKind as strum::VariantArray>::VARIANTS.to_vec(),
+            jobs: 2,
+            shrink_limit: 3000,
+            ranges: true,
+        };
+        let outcome = run(&settings, &|_| {});
+        assert_eq!(outcome.progress.disagreements, 0);
+        // Most inputs make a case: few are skipped.
+        assert!(outcome.progress.skipped < 500, "{:?}", outcome.progress);
+    }
+
+    #[test]
+    fn short_circuited_logic_evaluates_only_the_deciding_operand() {
+        let input = Input::Expr {
+            node: Node::Binary("&&", Box::new(Node::Bool(false)), Box::new(Node::Null)),
+            variables: BTreeMap::new(),
+        };
+        let short = input.short_circuited().unwrap();
+        assert_eq!(short.request().text(), "((false) ? (null) : false)");
+        let answer = crate::reference::run(&short.request().input);
+        assert!(matches!(answer, Answer::Value { value, .. } if value.0 == Value::Bool(false)));
+    }
+}

@@ -942,10 +942,16 @@ mod tests {
                 },
             ],
         });
-        let (text, tokens) = written(&node);
-        assert_eq!(text, "<<-EOT\n  a\n   b\n  ${ x ~}\n EOT\n");
+        let mut w = Writer::default();
+        w.expr_top(&node);
+        assert_eq!(w.text, "<<-EOT\n  a\n   b\n  ${ x ~}\n EOT\n");
         // <<-, EOT, the literal, ${, x, ~, }, EOT
-        assert_eq!(tokens, 8);
+        assert_eq!(w.tokens, 8);
+        // Inside an expression, parenthesized: its closing line's newline
+        // is then whitespace.
+        let (text, tokens) = written(&Node::Tuple(vec![node]));
+        assert_eq!(text, "[(<<-EOT\n  a\n   b\n  ${ x ~}\n EOT\n)]");
+        assert_eq!(tokens, 12);
     }
 
     #[test]
