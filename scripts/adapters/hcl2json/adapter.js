@@ -246,7 +246,10 @@ function buildBody(items, json, where, notes) {
       if (isLiteral(item.expr)) {
         attributes[item.name] = protocolValue(json.get(item.name));
       } else {
-        attributes[item.name] = { unevaluated: `not a literal: ${expr.length > 80 ? expr.slice(0, 77) + "..." : expr}` };
+        // Cut by code points: a cut inside a surrogate pair would write a
+        // lone surrogate, which is no JSON text.
+        const points = Array.from(expr);
+        attributes[item.name] = { unevaluated: `not a literal: ${points.length > 80 ? points.slice(0, 77).join("") + "..." : expr}` };
       }
       continue;
     }
