@@ -56,12 +56,27 @@ pub mod memory;
 pub mod native;
 pub mod number;
 pub mod operations;
+/// Planted bugs for proving the differential fuzzer; compiled only with the
+/// `planted-bugs` feature, never in a release.
+#[cfg(feature = "planted-bugs")]
+pub mod planted;
 pub mod source;
 pub mod static_analysis;
 pub mod typeexpr;
 pub mod types;
 pub mod unify;
 pub mod value;
+
+/// `hcl-ref`'s start-up check of `HCL_REF_PLANTED_BUG`: a build without
+/// the `planted-bugs` feature has no planted bug to choose (with it,
+/// `planted.rs` defines this macro).
+#[cfg(not(feature = "planted-bugs"))]
+#[macro_export]
+macro_rules! check_planted_bug {
+    () => {
+        ::core::result::Result::<(), &'static str>::Ok(())
+    };
+}
 
 pub use diagnostic::{Diagnostic, Phase};
 pub use eval_context::EvalContext;

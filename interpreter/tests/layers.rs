@@ -27,6 +27,10 @@ const LAYERS: &[(&str, u8)] = &[
     ("eval_context", 0),
     ("static_analysis", 0),
     ("bodies", 0),
+    // The planted bugs (feature `planted-bugs`): called from the
+    // information model and the native syntax, so in the bottom layer,
+    // taking plain data.
+    ("planted", 0),
     // The syntaxes: JSON strings hold native templates.
     ("native", 1),
     ("json", 2),

@@ -197,7 +197,8 @@ struct FuzzArgs {
         default_value = "expr,template,config,json,convert,operation,unify"
     )]
     kinds: Vec<GenKind>,
-    /// The expectations to check: spec, or a version of hashicorp/hcl (`hcl-conformance profiles`)
+    /// The profile: spec, or a version of hashicorp/hcl (`hcl-conformance profiles`), whose
+    /// departures from the spec (runner/fuzz-clusters/) are expected clusters
     #[arg(long, default_value = SPEC_PROFILE, value_parser = known_profile)]
     profile: String,
     #[command(flatten)]
@@ -211,6 +212,11 @@ struct FuzzArgs {
     /// Candidates tried when shrinking one disagreement, at most
     #[arg(long, value_name = "N", default_value_t = 3000)]
     shrink_limit: usize,
+    /// Judge an error's source range too (with the `ranges` feature): the reference's, where the
+    /// suite would pin one. Off by default: the suite pins ranges only where hashicorp/hcl's
+    /// convention is sound, and the reference is held to it nowhere else
+    #[arg(long)]
+    ranges: bool,
 }
 
 #[derive(Args)]
@@ -806,7 +812,7 @@ fn matrix(config: &Path, out: &Path, jobs: usize, suite: &SuiteArg) -> Done {
 /// `hcl-conformance fuzz`: the implementation started, the run (a progress
 /// line on a terminal), then each cluster, and what --out writes.
 fn fuzz(args: &FuzzArgs) -> Done {
-    let mut expected = Vec::new();
+    let mut expected = cluster::profile_lists(&args.profile);
     for path in &args.expect_clusters {
         let bytes = std::fs::read(path)
             .map_err(|e| fail(format!("cannot read {}: {e}", path.display())))?;
@@ -829,14 +835,23 @@ fn fuzz(args: &FuzzArgs) -> Done {
         kinds: args.kinds.clone(),
         jobs: args.jobs.count(),
         shrink_limit: args.shrink_limit,
+        ranges: args.ranges,
     };
     if settings.supported_kinds().is_empty() {
         return Err(fail(format!("{name} answers none of the kinds asked for (--kinds); its `hello` lists the kinds it answers")).into());
     }
+    // A progress line on a terminal; a line every 30 s in a log.
     let terminal = io::stderr().is_terminal();
+    let logged = Mutex::new(Instant::now());
     let outcome = fuzz::run(&settings, &|p| {
         if terminal {
             let _ = write!(io::stderr(), "\r\x1b[2Kfuzz: {}", p.line());
+        } else {
+            let mut last = logged.lock().unwrap_or_else(PoisonError::into_inner);
+            if last.elapsed() >= Duration::from_secs(30) {
+                *last = Instant::now();
+                let _ = errln!("fuzz: {}", p.line());
+            }
         }
     });
     if terminal {
@@ -869,6 +884,7 @@ fn fuzz(args: &FuzzArgs) -> Done {
                 fuzz::decide::case_of(
                     &c.input,
                     &hcl_conformance_runner::reference::run(&c.input.request().input),
+                    args.ranges,
                 )
             })
             .collect::<Option<_>>()

@@ -1,10 +1,11 @@
 //! Random inputs for the tests that feed the syntaxes and `hcl-ref` what
 //! no case file holds (the fuzz tests of `hcl-interpreter`,
-//! `hcl-conformance-format` and `hcl-conformance`): a small deterministic
-//! generator and the mutation of a text. Written once here, used only as a
-//! dev-dependency: it depends on no workspace crate, so it stands outside
-//! their layering (interpreter, format, site, runner) and every crate's
-//! tests may use it.
+//! `hcl-conformance-format` and `hcl-conformance`), and for the runner's
+//! generative conformance (`hcl-conformance fuzz`): a small deterministic
+//! generator and the mutation of a text. Written once here: it depends on
+//! no workspace crate, so it stands outside their layering (interpreter,
+//! format, site, runner), every crate's tests may use it, and the runner
+//! builds on it.
 //!
 //! Bounded in iterations, not in time, and seeded: a test that uses it
 //! sees the same inputs on every run.

@@ -64,6 +64,10 @@ pub(crate) fn convert_primitive(v: &Value, to: &Type, budget: &Budget) -> Result
 /// these strings are read as hashicorp/hcl reads them.
 /// SPEC-GAP(spec-notes/gaps/number-string-syntax.md)
 fn string_to_number(s: &str) -> Result<Number, Failure> {
+    #[cfg(feature = "planted-bugs")]
+    if let Some(n) = crate::planted::string_exponent(s) {
+        return Ok(n);
+    }
     let not_a_number = |detail: String| {
         Failure::new(format!(
             "the string {} is not a number: {detail}",

@@ -128,11 +128,14 @@ pub(super) fn expand<'a, B: PhysicalBody + Clone>(
 
 /// An evaluation error at a span of `body`'s source.
 fn eval_error<B: PhysicalBody>(body: &B, span: Span, summary: &str, detail: String) -> Diagnostic {
+    let range = body.range(span);
+    #[cfg(feature = "planted-bugs")]
+    let range = crate::planted::range_off_by_one(Phase::Eval, range);
     Diagnostic {
         phase: Phase::Eval,
         summary: summary.into(),
         detail,
-        range: Some(body.range(span)),
+        range: Some(range),
     }
 }
 

@@ -288,6 +288,8 @@ pub(crate) fn in_json_source(
 }
 
 fn eval_error(range: Range, summary: &str, detail: String) -> Vec<Diagnostic> {
+    #[cfg(feature = "planted-bugs")]
+    let range = crate::planted::range_off_by_one(Phase::Eval, range);
     vec![Diagnostic {
         phase: Phase::Eval,
         summary: summary.into(),

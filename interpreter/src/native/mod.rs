@@ -290,11 +290,14 @@ impl Problem {
     fn into_diagnostics(self, source: &str, phase: Phase) -> Diagnostics {
         let lines = LineIndex::new(source);
         let data = *self.0;
+        let range = lines.range(data.span);
+        #[cfg(feature = "planted-bugs")]
+        let range = crate::planted::range_off_by_one(phase, range);
         vec![Diagnostic {
             phase,
             summary: data.summary,
             detail: data.detail,
-            range: Some(lines.range(data.span)),
+            range: Some(range),
         }]
     }
 }

@@ -85,8 +85,21 @@ pub fn type_from_json(json: &Json, depth: usize) -> Result<Type, String> {
                     })
                 }) =>
         {
-            let attributes = attributes.iter().map(|(k, t)| Ok((k.clone(), inner(t)?)));
-            Type::Object(attributes.collect::<Result<_, String>>()?)
+            // Attribute names are strings: read in NFC, as a value's keys
+            // are (spec.md § Primitive Types: two strings are equal when
+            // their NFC forms are), so that an object's type and its value
+            // name attributes alike.
+            let mut named = std::collections::BTreeMap::new();
+            for (k, t) in attributes {
+                let name = hcl_interpreter::value::nfc(k);
+                if named.insert(name.clone(), inner(t)?).is_some() {
+                    return Err(format!(
+                        "an object type names the attribute {} twice (in NFC)",
+                        shown(&Json::String(name))
+                    ));
+                }
+            }
+            Type::Object(named)
         }
         _ => return Err(format!("not a type: {}", shown(json))),
     })
@@ -568,6 +581,31 @@ mod tests {
             "{}",
             budget.spent()
         );
+    }
+
+    #[test]
+    fn object_attribute_names_are_read_in_nfc_as_the_keys_are() {
+        // `é` decomposed (e, U+0301) in the type and in the value: one
+        // attribute, named in NFC.
+        let json = serde_json::json!({
+            "type": ["object", {"e\u{301}": "number"}],
+            "value": {"e\u{301}": 0},
+        });
+        let v = decode(json, &Budget::new(u64::MAX)).unwrap();
+        assert_eq!(
+            v,
+            Value::object([(
+                "\u{e9}".to_string(),
+                Value::Number(hcl_interpreter::Number::zero())
+            )])
+        );
+        // Two names that are one in NFC are one attribute named twice.
+        let twice = serde_json::json!({
+            "type": ["object", {"e\u{301}": "number", "\u{e9}": "number"}],
+            "value": {"\u{e9}": 0},
+        });
+        let error = decode(twice, &Budget::new(u64::MAX)).unwrap_err();
+        assert!(error.contains("twice"), "{error}");
     }
 
     #[test]

@@ -61,6 +61,12 @@ const MAX_REQUEST_DEPTH: usize = 4096;
 fn main() -> ExitCode {
     let matches = Options::command().version(version()).get_matches();
     let options = Options::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+    // A build with planted bugs (scripts/fuzz-planted) refuses an unknown
+    // HCL_REF_PLANTED_BUG; any other build has nothing to check.
+    if let Err(why) = hcl_interpreter::check_planted_bug!() {
+        eprintln!("hcl-ref: {why}");
+        return ExitCode::FAILURE;
+    }
     // Requests are served on the main thread's own stack; a request, or an
     // answer, that nests deeper than it holds is handled on a larger stack
     // of its own (`respond`), and the interpreter takes one for input that

@@ -38,28 +38,79 @@ impl Cluster {
     }
 }
 
-/// Constructs that nearly every input holds, left out of keys (they
-/// still decide which disagreements a cluster explains).
-const INCIDENTAL: &[&str] = &[
+/// The constructs of expressions, templates and bodies, the most telling
+/// first: a cluster is named by the first its smallest input holds, and
+/// by the [`MODIFIERS`] it holds.
+const PRIMARY: &[&str] = &[
+    "syntax-error",
+    "splat",
+    "attribute-splat",
+    "flush-heredoc",
+    "heredoc",
+    "for-directive",
+    "if-directive",
+    "for-grouping",
+    "for-object",
+    "for-tuple",
+    "call-expansion",
+    "call",
+    "conditional",
+    "logic",
+    "not",
+    "comparison",
+    "equality",
+    "arithmetic",
+    "negation",
+    "index",
+    "attribute",
+    "duplicate-attribute",
+    "labelled-block",
+    "block",
+    "template-escape",
+    "interpolation",
+    "object",
+    "tuple",
+    "quoted-template",
+    "unicode",
     "number",
     "bool",
+    "null",
     "variable",
-    "parentheses",
-    "quoted-template",
-    "interpolation",
 ];
+
+/// What changes a construct's meaning: nulls and unknowns, strip markers,
+/// the syntax and the schema.
+const MODIFIERS: &[&str] = &[
+    "null",
+    "null-variable",
+    "unknown-variable",
+    "strip-marker",
+    "json",
+    "schema",
+];
+
+/// The constructs that name a cluster of an input holding `all`: for
+/// expressions, templates and bodies the most telling one and the
+/// modifiers; for conversions, operations and unifications (whose
+/// constructs are few: the operation and its operands' classes) all.
+pub fn naming(kind: GenKind, all: &BTreeSet<&'static str>) -> BTreeSet<&'static str> {
+    if matches!(kind, GenKind::Convert | GenKind::Operation | GenKind::Unify) {
+        return all.clone();
+    }
+    let primary = PRIMARY.iter().find(|c| all.contains(*c)).copied();
+    let modifiers = MODIFIERS.iter().filter(|c| all.contains(*c)).copied();
+    let named: BTreeSet<&'static str> = primary.into_iter().chain(modifiers).collect();
+    if named.is_empty() {
+        ["literal"].into()
+    } else {
+        named
+    }
+}
 
 /// The key of a cluster.
 pub fn key(kind: GenKind, constructs: &BTreeSet<&str>, difference: &str) -> String {
     let kind: &str = kind.into();
-    let mut constructs: Vec<&str> = constructs
-        .iter()
-        .copied()
-        .filter(|c| !INCIDENTAL.contains(c))
-        .collect();
-    if constructs.is_empty() {
-        constructs.push("literal");
-    }
+    let constructs: Vec<&str> = constructs.iter().copied().collect();
     format!("{kind}: {}: {difference}", constructs.join("+"))
 }
 
@@ -91,8 +142,8 @@ impl Clusters {
     /// Adds a shrunk disagreement: to the cluster of the same key (keeping
     /// the smaller input), or as a new cluster.
     pub fn add(&mut self, shrunk: Shrunk, difference: String, index: u64) {
-        let constructs = shrunk.input.constructs();
         let kind = shrunk.input.kind();
+        let constructs = naming(kind, &shrunk.input.constructs());
         let this = key(kind, &constructs, &difference);
         if let Some(c) = self.0.iter_mut().find(|c| c.key() == this) {
             c.size += 1;
@@ -119,6 +170,33 @@ impl Clusters {
             .sort_by(|a, b| b.size.cmp(&a.size).then_with(|| a.key().cmp(&b.key())));
         self.0
     }
+}
+
+/// The clusters each profile expects, by profile name: its departures
+/// from the spec that the fuzzer finds (runner/fuzz-clusters/).
+const PROFILE_LISTS: &[(&str, &str)] = &[
+    (
+        "hcl-v2.14",
+        include_str!("../../fuzz-clusters/hcl-v2.14.txt"),
+    ),
+    (
+        "hcl-v2.25",
+        include_str!("../../fuzz-clusters/hcl-v2.25.txt"),
+    ),
+];
+
+/// The lists `profile` expects: its own and those of the profiles it
+/// follows.
+pub fn profile_lists(profile: &str) -> Vec<Expected> {
+    hcl_conformance_format::profiles::lineage(profile)
+        .into_iter()
+        .filter_map(|name| PROFILE_LISTS.iter().find(|(p, _)| *p == name))
+        .map(|(name, text)| {
+            Expected::parse(&format!("runner/fuzz-clusters/{name}.txt"), text).unwrap_or(Expected {
+                entries: Vec::new(),
+            })
+        })
+        .collect()
 }
 
 /// A list of expected clusters (`--expect-clusters FILE`): a cluster's key

@@ -132,7 +132,7 @@ impl Input {
         let var_tokens = |v: &BTreeMap<String, Value>| v.values().map(value_tokens).sum::<usize>();
         let (input, extra) = match self {
             Input::Expr { node, variables } => {
-                w.expr(node);
+                w.expr_top(node);
                 let expr = kinds::Expr {
                     expr: Text(w.text.clone()),
                     variables: typed(variables),
@@ -251,18 +251,22 @@ impl Input {
             }
             Input::Convert { value, to } => {
                 out.push("convert");
-                out.push(type_kind(&value.ty()));
-                out.push(type_kind(to));
+                out.push(FROM[class(&value.ty())]);
+                out.push(TO[class(to)]);
+                out.extend(value_state(value));
                 Vec::new()
             }
             Input::Operation { op, operands } => {
                 out.push(op);
-                out.extend(operands.iter().map(|o| type_kind(&o.ty())));
+                for o in operands {
+                    out.push(CLASSES[class(&o.ty())]);
+                    out.extend(value_state(o));
+                }
                 Vec::new()
             }
             Input::Unify { types } => {
                 out.push("unify");
-                out.extend(types.iter().map(type_kind));
+                out.extend(types.iter().map(|t| CLASSES[class(t)]));
                 Vec::new()
             }
         };
@@ -279,6 +283,88 @@ impl Input {
             }
         }
         out.into_iter().collect()
+    }
+
+    /// Whether the input holds a `/` or `%` (or is a `divide` or `modulo`
+    /// operation).
+    pub fn has_division(&self) -> bool {
+        match self {
+            Input::Operation { op, .. } => matches!(*op, "divide" | "modulo"),
+            _ => {
+                let mut found = false;
+                self.each_node(&mut |n| found |= matches!(n, Node::Binary("/" | "%", ..)));
+                found
+            }
+        }
+    }
+
+    /// Calls `f` with every expression of the input.
+    fn each_node(&self, f: &mut dyn FnMut(&Node)) {
+        fn walk(n: &Node, f: &mut dyn FnMut(&Node)) {
+            f(n);
+            n.children().into_iter().for_each(|c| walk(c, f));
+        }
+        let nodes: Vec<&Node> = match self {
+            Input::Expr { node, .. } => vec![node],
+            Input::Template { parts, .. } => tree::parts_nodes(parts),
+            Input::Config { items, .. } => items.iter().flat_map(Item::nodes).collect(),
+            Input::Json { json, .. } => json
+                .templates()
+                .into_iter()
+                .flat_map(|t| tree::parts_nodes(t))
+                .collect(),
+            _ => Vec::new(),
+        };
+        nodes.into_iter().for_each(|n| walk(n, f));
+    }
+
+    /// Whether the input holds a `&&` or `||` (or is an `and` or `or`
+    /// operation).
+    pub fn has_logic(&self) -> bool {
+        match self {
+            Input::Operation { op, .. } => matches!(*op, "and" | "or"),
+            _ => self.constructs().contains("logic"),
+        }
+    }
+
+    /// The input with every `&&` and `||` evaluating only the operand
+    /// that decides, when the other does (`a && b` as `a ? b : false`,
+    /// `a || b` as `a ? true : b`); for an `and` or `or` operation whose
+    /// one operand decides, that operand alone. `None` when nothing
+    /// changes.
+    pub fn short_circuited(&self) -> Option<Input> {
+        let mut copy = self.clone();
+        let changed = match &mut copy {
+            Input::Expr { node, .. } => short_circuit(node),
+            Input::Template { parts, .. } => tree::parts_nodes_mut(parts)
+                .into_iter()
+                .fold(false, |c, n| short_circuit(n) | c),
+            Input::Config { items, .. } => items
+                .iter_mut()
+                .flat_map(Item::nodes_mut)
+                .fold(false, |c, n| short_circuit(n) | c),
+            Input::Json { json, .. } => json
+                .templates_mut()
+                .into_iter()
+                .flat_map(|t| tree::parts_nodes_mut(t))
+                .fold(false, |c, n| short_circuit(n) | c),
+            Input::Operation { op, operands } => {
+                let decides = Value::Bool(*op == "or");
+                match operands.iter().position(|o| *o == decides) {
+                    Some(i) if matches!(*op, "and" | "or") => {
+                        let decided = operands[i].clone();
+                        copy = Input::Operation {
+                            op: if *op == "or" { "or" } else { "and" },
+                            operands: vec![decided.clone(), decided],
+                        };
+                        true
+                    }
+                    _ => false,
+                }
+            }
+            _ => false,
+        };
+        changed.then_some(copy)
     }
 
     pub fn variables(&self) -> Option<&BTreeMap<String, Value>> {
@@ -321,6 +407,29 @@ impl Input {
     }
 }
 
+/// Rewrites every `&&` and `||` in `node` to evaluate only the operand
+/// that decides; whether anything changed.
+fn short_circuit(node: &mut Node) -> bool {
+    let mut changed = false;
+    for child in node.children_mut() {
+        changed |= short_circuit(child);
+    }
+    if let Node::Binary(op @ ("&&" | "||"), a, b) = node {
+        let (a, b) = (
+            std::mem::replace(&mut **a, Node::Null),
+            std::mem::replace(&mut **b, Node::Null),
+        );
+        let paren = |n: Node| Node::Parenthesized(Box::new(n));
+        *node = paren(Node::Conditional(Box::new(if *op == "&&" {
+            [paren(a), paren(b), Node::Bool(false)]
+        } else {
+            [paren(a), Node::Bool(true), paren(b)]
+        })));
+        changed = true;
+    }
+    changed
+}
+
 fn has_fraction(value: &Value) -> bool {
     match value {
         Value::Number(n) => !n.is_integer(),
@@ -332,17 +441,52 @@ fn has_fraction(value: &Value) -> bool {
     }
 }
 
-fn type_kind(ty: &Type) -> &'static str {
+/// The classes of types that clusters of conversions, operations and
+/// unifications tell apart, by [`class`].
+const CLASSES: [&str; 4] = ["primitive", "dynamic", "collection", "structural"];
+const FROM: [&str; 4] = [
+    "from-primitive",
+    "from-dynamic",
+    "from-collection",
+    "from-structural",
+];
+const TO: [&str; 4] = [
+    "to-primitive",
+    "to-dynamic",
+    "to-collection",
+    "to-structural",
+];
+
+/// A type's class: an index of [`CLASSES`].
+fn class(ty: &Type) -> usize {
     match ty {
-        Type::String => "string",
-        Type::Number => "number",
-        Type::Bool => "bool",
-        Type::Dynamic => "dynamic",
-        Type::List(_) => "list",
-        Type::Set(_) => "set",
-        Type::Map(_) => "map",
-        Type::Tuple(_) => "tuple-type",
-        Type::Object(_) => "object-type",
+        Type::String | Type::Number | Type::Bool => 0,
+        Type::Dynamic => 1,
+        Type::List(_) | Type::Set(_) | Type::Map(_) => 2,
+        Type::Tuple(_) | Type::Object(_) => 3,
+    }
+}
+
+/// `null-value` or `unknown-value` for a null or unknown value, or one
+/// holding such.
+fn value_state(value: &Value) -> Option<&'static str> {
+    fn holds(v: &Value, null: bool) -> bool {
+        match v {
+            Value::Null(_) => null,
+            Value::Unknown(_) => !null,
+            Value::List(_, e) | Value::Set(_, e) | Value::Tuple(e) => {
+                e.iter().any(|v| holds(v, null))
+            }
+            Value::Map(_, e) | Value::Object(e) => e.values().any(|v| holds(v, null)),
+            _ => false,
+        }
+    }
+    if holds(value, false) {
+        Some("unknown-value")
+    } else if holds(value, true) {
+        Some("null-value")
+    } else {
+        None
     }
 }
 
@@ -385,6 +529,8 @@ pub struct FuzzSettings {
     pub jobs: usize,
     /// Candidates tried when shrinking one disagreement, at most.
     pub shrink_limit: usize,
+    /// Pin an error's source range to the reference's (`--ranges`).
+    pub ranges: bool,
 }
 
 impl FuzzSettings {

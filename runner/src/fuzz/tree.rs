@@ -43,6 +43,8 @@ pub enum Node {
     Index(Box<Node>, Box<Node>),
     GetAttr(Box<Node>, String),
     Parenthesized(Box<Node>),
+    /// Text no expression is: a stray token, for the syntax errors.
+    Invalid(&'static str),
 }
 
 /// An object constructor's key.
@@ -186,7 +188,15 @@ impl Writer {
                 self.parts(parts, Context::Quoted);
                 self.token("\"");
             }
-            Node::Heredoc(h) => self.heredoc(h),
+            // A heredoc's closing line ends with a newline, which only a
+            // body reads (and a standalone expression's newlines are
+            // not tested: suite/README.md): inside an expression it is
+            // parenthesized. [`Writer::expr_top`] writes it bare.
+            Node::Heredoc(h) => {
+                self.token("(");
+                self.heredoc(h);
+                self.token(")");
+            }
             Node::Variable(name) => self.token(name),
             Node::Tuple(elements) => {
                 self.token("[");
@@ -289,6 +299,16 @@ impl Writer {
                 self.expr(inner);
                 self.token(")");
             }
+            Node::Invalid(text) => self.token(text),
+        }
+    }
+
+    /// Writes an expression that is a whole input or attribute value: a
+    /// heredoc bare, as configurations write them.
+    pub fn expr_top(&mut self, node: &Node) {
+        match node {
+            Node::Heredoc(h) => self.heredoc(h),
+            other => self.expr(other),
         }
     }
 
@@ -339,6 +359,8 @@ impl Writer {
         }
         self.text.push_str(&h.close_indent);
         self.token(&h.marker);
+        // The closing marker ends its line (hclsyntax-spec.md#template-expressions).
+        self.text.push('\n');
     }
 
     fn strip(&mut self, open: &str, strip: bool) {
@@ -358,13 +380,28 @@ impl Writer {
     }
 
     fn parts(&mut self, parts: &[Part], context: Context) {
-        for part in parts {
+        let mut i = 0;
+        while let Some(part) = parts.get(i) {
+            i += 1;
             match part {
                 Part::Literal {
                     text,
                     unicode_escapes,
                 } => {
-                    let escaped = escape_literal(text, context, *unicode_escapes);
+                    // Literals in a row are one text: `$` ending one and
+                    // `{` starting the next are escaped together.
+                    let mut text = text.clone();
+                    while let Some(Part::Literal { text: next, .. }) = parts.get(i) {
+                        text.push_str(next);
+                        i += 1;
+                    }
+                    // A `$` or `%` just before `${` or `%{` (this list's
+                    // next part, or the directive that closes it) would
+                    // escape it: no text can say that, so it is left out.
+                    while text.ends_with(['$', '%']) {
+                        text.pop();
+                    }
+                    let escaped = escape_literal(&text, context, *unicode_escapes);
                     if !escaped.is_empty() {
                         self.token(&escaped);
                     }
@@ -434,7 +471,7 @@ impl Writer {
                 Item::Attribute(name, value) => {
                     self.token(name);
                     self.token(" = ");
-                    self.expr(value);
+                    self.expr_top(value);
                 }
                 Item::Block {
                     kind,
@@ -586,6 +623,7 @@ impl Node {
             Node::Index(..) => "index",
             Node::GetAttr(..) => "attribute",
             Node::Parenthesized(_) => "parentheses",
+            Node::Invalid(_) => "syntax-error",
         }
     }
 
@@ -593,7 +631,8 @@ impl Node {
     pub fn children(&self) -> Vec<&Node> {
         let mut out = Vec::new();
         match self {
-            Node::Number(_) | Node::Bool(_) | Node::Null | Node::Variable(_) => {}
+            Node::Number(_) | Node::Bool(_) | Node::Null | Node::Variable(_) | Node::Invalid(_) => {
+            }
             Node::Quoted(parts) | Node::Heredoc(Heredoc { parts, .. }) => {
                 part_nodes(parts, &mut out)
             }
@@ -632,7 +671,8 @@ impl Node {
     pub fn children_mut(&mut self) -> Vec<&mut Node> {
         let mut out = Vec::new();
         match self {
-            Node::Number(_) | Node::Bool(_) | Node::Null | Node::Variable(_) => {}
+            Node::Number(_) | Node::Bool(_) | Node::Null | Node::Variable(_) | Node::Invalid(_) => {
+            }
             Node::Quoted(parts) | Node::Heredoc(Heredoc { parts, .. }) => {
                 part_nodes_mut(parts, &mut out)
             }
@@ -903,7 +943,7 @@ mod tests {
             ],
         });
         let (text, tokens) = written(&node);
-        assert_eq!(text, "<<-EOT\n  a\n   b\n  ${ x ~}\n EOT");
+        assert_eq!(text, "<<-EOT\n  a\n   b\n  ${ x ~}\n EOT\n");
         // <<-, EOT, the literal, ${, x, ~, }, EOT
         assert_eq!(tokens, 8);
     }

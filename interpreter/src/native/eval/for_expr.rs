@@ -231,6 +231,10 @@ impl Produced {
             };
             return scope.push(group, element, for_expr.value.span());
         }
+        #[cfg(feature = "planted-bugs")]
+        let Some(element) = crate::planted::object_for_duplicate(&mut self.object, &name, element) else {
+            return Ok(());
+        };
         let entries = self.object.len();
         match self.object.entry(name) {
             Entry::Vacant(vacant) => {

@@ -261,6 +261,10 @@ pub(super) fn eval_conditional<'a>(
     let Some((value, expression, ty)) = chosen else {
         return Ok(Cow::Owned(Value::Unknown(unified)));
     };
+    #[cfg(feature = "planted-bugs")]
+    if crate::planted::conditional_no_unify() {
+        return Ok(value);
+    }
     if *ty == unified {
         return Ok(value);
     }

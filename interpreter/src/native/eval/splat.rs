@@ -59,6 +59,8 @@ fn each_type<'a>(splat: &Splat<'a>, scope: &Scope<'a>, ty: &Type) -> Result<Type
 pub(super) fn eval_splat<'a>(splat: Splat<'a>, scope: &Scope<'a>) -> Evaluated<'a> {
     let splat = &splat;
     let source = eval(splat.source, scope)?;
+    #[cfg(feature = "planted-bugs")]
+    let _in_progress = crate::planted::nested_splat_null(&source);
     let results_for = |length: usize| -> Result<Vec<Value>, Problem> {
         scope.charge(sequence_bytes::<Value>(length), splat.span)?;
         Ok(Vec::with_capacity(length))
@@ -108,6 +110,8 @@ pub(super) fn eval_splat<'a>(splat: Splat<'a>, scope: &Scope<'a>) -> Evaluated<'
             Value::Tuple(results)
         }
     };
+    #[cfg(feature = "planted-bugs")]
+    let result = crate::planted::splat_null_one(&source, result);
     Ok(Cow::Owned(result))
 }
 

@@ -75,6 +75,10 @@ pub(super) fn text_step(lexer: &mut Lexer, mode: TextMode) -> Token {
         }
         // `$${` or `%%{`.
         if second == Some(first) && third == Some(b'{') {
+            #[cfg(feature = "planted-bugs")]
+            if crate::planted::template_escape(matches!(mode, TextMode::Heredoc)) {
+                return lexer.emit_len(TokenKind::Text, 3);
+            }
             return lexer.emit_len(TokenKind::Escape, 3);
         }
     }

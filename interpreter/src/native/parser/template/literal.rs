@@ -102,9 +102,14 @@ pub(super) fn flush_heredoc(items: &mut [Item], buffer: &mut String, scratch: &m
         // A literal that stripping emptied leaves its line to the next item.
         at_line_start = text.ends_with('\n') || (at_line_start && text.is_empty());
     }
+    #[cfg(feature = "planted-bugs")]
+    let minimum = crate::planted::heredoc_per_line_strip(minimum);
     let Some(minimum) = minimum.filter(|&m| m > 0) else {
         return;
     };
+    #[cfg(feature = "planted-bugs")]
+    let items =
+        crate::planted::flush_strip_marker(items, |item| [item.strip().before, item.strip().after]);
     let mut at_line_start = true;
     for item in items.iter_mut() {
         let Item::Literal { text: range, .. } = item else {

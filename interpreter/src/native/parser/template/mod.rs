@@ -74,6 +74,8 @@ pub(super) fn parse_template_expression(p: &mut Parser) -> Result<Template, Prob
         TokenKind::HeredocOpen { flush } => (End::Heredoc, flush),
         _ => (End::Quote, false),
     };
+    #[cfg(feature = "planted-bugs")]
+    let flush = crate::planted::plain_heredoc_flush(matches!(end, End::Heredoc), flush);
     let (items, close) = collect_items(p, end)?;
     let (list, text) = p.tree.template_items_with_text(&items.list);
     apply_strip_markers(list, text);
