@@ -144,3 +144,21 @@ fn tempfile_dir(name: &str) -> std::path::PathBuf {
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }
+
+/// Each list of runner/fuzz-clusters/ reads: `--profile` takes them built
+/// in, and a list with a line that is no cluster key would expect nothing.
+#[test]
+fn the_profiles_cluster_lists_read() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz-clusters");
+    let mut read = 0;
+    for entry in std::fs::read_dir(&dir).expect("runner/fuzz-clusters/ exists") {
+        let path = entry.expect("a list").path();
+        let text = std::fs::read_to_string(&path).expect("the list reads");
+        let name = path.display().to_string();
+        if let Err(e) = hcl_conformance_runner::fuzz::cluster::Expected::parse(&name, &text) {
+            panic!("{e}");
+        }
+        read += 1;
+    }
+    assert!(read > 0, "no list in {}", dir.display());
+}
