@@ -85,27 +85,10 @@ fn a_broken_implementation_is_found_shrunk_and_written_as_cases() {
             "1",
         ],
     );
-    let keys = |text: &str| -> Vec<String> {
-        let mut keys: Vec<String> = text
-            .lines()
-            .filter(|l| l.starts_with("cluster "))
-            .map(|l| {
-                l.split_once(": ")
-                    .unwrap()
-                    .1
-                    .split(" (")
-                    .next()
-                    .unwrap()
-                    .to_string()
-            })
-            .collect();
-        keys.sort();
-        keys
-    };
     let first = std::fs::read_to_string(dir.join("fuzz.json")).unwrap();
-    assert!(!keys(&again).is_empty());
-    for key in keys(&again) {
-        assert!(first.contains(&key), "{key} not found by the first run");
+    assert!(!cluster_keys(&again).is_empty());
+    for key in cluster_keys(&again) {
+        assert!(first.contains(key), "{key} not found by the first run");
     }
 }
 
@@ -117,11 +100,7 @@ fn expected_clusters_are_named_and_do_not_fail_the_run() {
     let args = ["--seed", "5", "--cases", "200", "--kinds", "convert"];
     let (ok, out) = fuzz(&implementation, &args);
     assert!(!ok, "{out}");
-    let keys: Vec<&str> = out
-        .lines()
-        .filter(|l| l.starts_with("cluster "))
-        .map(|l| l.split_once(": ").unwrap().1.split(" (").next().unwrap())
-        .collect();
+    let keys = cluster_keys(&out);
     let list = dir.join("known.txt");
     std::fs::write(
         &list,
@@ -136,6 +115,14 @@ fn expected_clusters_are_named_and_do_not_fail_the_run() {
     );
     assert!(ok, "{out}");
     assert!(out.contains("0 unexpected cluster(s)"), "{out}");
+}
+
+/// The keys of the clusters a run printed (`cluster N: KEY (...)`).
+fn cluster_keys(out: &str) -> Vec<&str> {
+    out.lines()
+        .filter_map(|l| l.strip_prefix("cluster ")?.split_once(": "))
+        .filter_map(|(_, rest)| rest.split(" (").next())
+        .collect()
 }
 
 fn tempfile_dir(name: &str) -> std::path::PathBuf {

@@ -344,6 +344,12 @@ fn parts_shrinks(parts: &[Part]) -> Vec<Vec<Part>> {
             copy.extend_from_slice(&parts[i + 1..]);
             copy
         };
+        // The part with one of its fields changed, in place.
+        let changed = |change: &dyn Fn(&mut Part)| {
+            let mut copy = part.clone();
+            change(&mut copy);
+            replaced(vec![copy])
+        };
         out.push(replaced(Vec::new()));
         match part {
             Part::Literal {
@@ -383,82 +389,51 @@ fn parts_shrinks(parts: &[Part]) -> Vec<Vec<Part>> {
                 }
             }
             Part::If {
-                condition,
-                then,
-                otherwise,
-                strip,
+                then, otherwise, ..
             } => {
                 out.push(replaced(then.clone()));
                 if let Some(o) = otherwise {
                     out.push(replaced(o.clone()));
-                    out.push(replaced(vec![Part::If {
-                        condition: condition.clone(),
-                        then: then.clone(),
-                        otherwise: None,
-                        strip: *strip,
-                    }]));
+                    out.push(changed(&|p| {
+                        if let Part::If { otherwise, .. } = p {
+                            *otherwise = None;
+                        }
+                    }));
                 }
                 for t in parts_shrinks(then) {
-                    out.push(replaced(vec![Part::If {
-                        condition: condition.clone(),
-                        then: t,
-                        otherwise: otherwise.clone(),
-                        strip: *strip,
-                    }]));
+                    out.push(changed(&|p| {
+                        if let Part::If { then, .. } = p {
+                            *then = t.clone();
+                        }
+                    }));
                 }
-                if let Some(o) = otherwise {
-                    for o in parts_shrinks(o) {
-                        out.push(replaced(vec![Part::If {
-                            condition: condition.clone(),
-                            then: then.clone(),
-                            otherwise: Some(o),
-                            strip: *strip,
-                        }]));
-                    }
+                for o in otherwise.iter().flat_map(|o| parts_shrinks(o)) {
+                    out.push(changed(&|p| {
+                        if let Part::If { otherwise, .. } = p {
+                            *otherwise = Some(o.clone());
+                        }
+                    }));
                 }
-                for (k, s) in strip.iter().enumerate() {
-                    if *s {
-                        let mut fewer = *strip;
-                        fewer[k] = false;
-                        out.push(replaced(vec![Part::If {
-                            condition: condition.clone(),
-                            then: then.clone(),
-                            otherwise: otherwise.clone(),
-                            strip: fewer,
-                        }]));
-                    }
-                }
+                out.extend(
+                    fewer_strip_markers(part)
+                        .into_iter()
+                        .map(|p| replaced(vec![p])),
+                );
             }
-            Part::For {
-                key_var,
-                value_var,
-                collection,
-                body,
-                strip,
-            } => {
+            Part::For { body, .. } => {
                 out.push(replaced(body.clone()));
                 for b in parts_shrinks(body) {
-                    out.push(replaced(vec![Part::For {
-                        key_var: key_var.clone(),
-                        value_var: value_var.clone(),
-                        collection: collection.clone(),
-                        body: b,
-                        strip: *strip,
-                    }]));
+                    out.push(changed(&|p| {
+                        if let Part::For { body, .. } = p {
+                            *body = b.clone();
+                        }
+                    }));
                 }
-                for (k, s) in strip.iter().enumerate() {
-                    if *s {
-                        let mut fewer = *strip;
-                        fewer[k] = false;
-                        out.push(replaced(vec![Part::For {
-                            key_var: key_var.clone(),
-                            value_var: value_var.clone(),
-                            collection: collection.clone(),
-                            body: body.clone(),
-                            strip: fewer,
-                        }]));
-                    }
-                }
+                out.extend(
+                    fewer_strip_markers(part)
+                        .into_iter()
+                        .map(|p| replaced(vec![p])),
+                );
             }
         }
     }
@@ -473,6 +448,25 @@ fn parts_shrinks(parts: &[Part]) -> Vec<Vec<Part>> {
         }
     }
     out
+}
+
+/// A directive with one of its strip markers taken out, for each it has.
+fn fewer_strip_markers(part: &Part) -> Vec<Part> {
+    fn markers(p: &mut Part) -> Option<&mut [bool]> {
+        match p {
+            Part::If { strip, .. } => Some(strip),
+            Part::For { strip, .. } => Some(strip),
+            _ => None,
+        }
+    }
+    let count = markers(&mut part.clone()).map_or(0, |m| m.len());
+    (0..count)
+        .filter_map(|k| {
+            let mut copy = part.clone();
+            let marker = markers(&mut copy)?.get_mut(k)?;
+            std::mem::replace(marker, false).then_some(copy)
+        })
+        .collect()
 }
 
 /// Every body one step smaller than `items`.
